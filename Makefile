@@ -1,0 +1,40 @@
+# Castle: the reference toolkit for the Beleaguered Castle family.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+
+## help: list the targets
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /'
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## install: create .venv and install the package with its dev extras
+install: $(STAMP)
+
+## test: install, then run the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest sim tests
+
+## study: install, play the default experiment and summarise it
+study: $(STAMP)
+	$(BIN)/castle games
+	$(BIN)/castle bench --deals 2000 --reference-deals 10
+
+## bench: engine throughput, compiled against reference
+bench: $(STAMP)
+	$(BIN)/castle bench
+
+## clean: remove the virtual environment and caches
+clean:
+	rm -rf $(VENV) .pytest_cache
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
+
+.PHONY: help install test study bench clean

@@ -1,0 +1,149 @@
+"""The ``castle`` command line.
+
+Every command reports bad input as one line on stderr and exits with status
+2; no traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from typing import Optional
+
+import typer
+import typer.exceptions
+
+from .board import BoardError
+from .cards import CardError, card_str
+from .deals import DEFAULT_SEED, DealError
+from .game import Game, IllegalMoveError
+from .moves import MoveError
+from .players import DEFAULT_MAX_MOVES, PLAYERS, UnknownPlayerError, make_player, play
+from .rules import GAMES, UnknownGameError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    help="Play, deal and measure games of the Beleaguered Castle family.",
+)
+
+#: errors that are the user's input, not our bug: one line, exit 2
+USER_ERRORS = (UnknownGameError, UnknownPlayerError, DealError, BoardError, CardError, MoveError, IllegalMoveError, OSError)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+def _state(game: Game, deal: str, seed: int):
+    return game.deal(deal, seed)
+
+
+@app.command()
+def games() -> None:
+    """List the games, one line each."""
+    width = max(len(r.slug) for r in GAMES)
+    for rules in GAMES:
+        typer.echo(f"{rules.slug:<{width}}  {rules.description}")
+
+
+@app.command()
+def deal(
+    game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
+    deal: str = typer.Argument(..., help="deal number, or pysol:N for PySol FC's game N"),
+    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    format: Format = typer.Option(Format.text, "--format", help="text (board format) or json"),
+) -> None:
+    """Print a deal in the board text format."""
+    g = Game(game)
+    state = _state(g, deal, seed)
+    if format is Format.json:
+        pos = state.position()
+        typer.echo(
+            json.dumps(
+                {
+                    "game": g.rules.slug,
+                    "deal": deal,
+                    "seed": seed,
+                    "piles": [[card_str(c) for c in p] for p in pos.piles],
+                    "foundations": {"CDHS"[s]: pos.foundations[s] for s in range(4)},
+                    "board": state.board_text(),
+                }
+            )
+        )
+    else:
+        typer.echo(state.board_text(), nl=False)
+
+
+@app.command("play")
+def play_cmd(
+    game: str = typer.Argument(..., help="game slug or alias"),
+    deal: str = typer.Argument(..., help="deal number, or pysol:N"),
+    player: str = typer.Option("random", help=f"player: {', '.join(PLAYERS)}"),
+    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
+    max_moves: int = typer.Option(DEFAULT_MAX_MOVES, min=1, help="move cap: the game is given up after this many"),
+    show: bool = typer.Option(False, "--show", help="draw the board before and after"),
+) -> None:
+    """Let a player play one deal; print its moves and the result."""
+    g = Game(game)
+    state = _state(g, deal, seed)
+    from .deals import parse_deal_id
+
+    _, number = parse_deal_id(deal)
+    p = make_player(player, seed, number)
+    if show:
+        typer.echo(str(state) + "\n")
+    record = play(state, p, max_moves)
+    typer.echo(" ".join(str(m) for m in record.moves))
+    if show:
+        typer.echo("\n" + str(state))
+    base = "" if record.base_rank is None else f", base {'A23456789TJQK'[record.base_rank]}"
+    typer.echo(f"{record.result} after {len(record.moves)} moves, {record.cards_home}/52 cards home{base}")
+
+
+@app.command()
+def bench(
+    deals: int = typer.Option(2000, min=1, help="deals per game for the compiled engine"),
+    reference_deals: int = typer.Option(20, min=1, help="deals per game for the reference engine"),
+    max_moves: int = typer.Option(1000, min=1, help="move cap per playout"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object instead of the table"),
+) -> None:
+    """Random playouts: compiled engine against the reference engine, moves per second."""
+    from .bench import run_bench
+
+    results = run_bench(deals=deals, reference_deals=reference_deals, max_moves=max_moves)
+    if as_json:
+        typer.echo(json.dumps(results, indent=2))
+        return
+    typer.echo(f"{'game':<30} {'compiled moves/s':>17} {'reference moves/s':>18} {'ratio':>8}")
+    for slug, row in results.items():
+        typer.echo(
+            f"{slug:<30} {row['compiled_moves_per_s']:>17,.0f} {row['reference_moves_per_s']:>18,.0f} {row['ratio']:>8,.0f}"
+        )
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point: run the app, turning user errors into one line and exit 2."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="castle", standalone_mode=False)
+    except typer.Exit as e:
+        sys.exit(getattr(e, "exit_code", 0))
+    except typer.Abort:
+        sys.exit(130)
+    except typer.exceptions.TyperException as e:  # usage errors (typer's own click)
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        print(f"castle: {message}", file=sys.stderr)
+        sys.exit(2)
+    except USER_ERRORS as e:
+        print(f"castle: {e}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+

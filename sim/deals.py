@@ -1,0 +1,163 @@
+"""Seeded deals: deal ``N`` of seed ``S`` is the same forever, on any machine.
+
+A deal is a permutation of the 52 cards drawn by Fisher-Yates from a
+counter-based generator: draw ``i`` of deal ``(S, N)`` is
+``splitmix64(key(S, N) + (i + 1) * GAMMA)``, so no deal depends on another
+or on which worker dealt it. Bounded draws reject the short top range of
+2**64 so every permutation is equally likely. The same function exists
+compiled (``_permutation_kernel``) for the batch runner; tests hold both to
+the golden deals.
+
+Layouts deal the permutation round robin, row by row, bottom first: Streets
+and Alleys and Selective Castle get the same tableau for the same (S, N);
+Beleaguered Castle deals the same permutation without its Aces.
+
+``pysol:N`` deals (PySol FC's game number N) come from ``pysol-cards``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .board import Position, parse_board
+from .cards import N_CARDS, N_RANKS, rank_of
+from .rules import DealStyle, FoundationBase, Rules
+
+DEFAULT_SEED = 0
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+MAX_DEAL = (1 << 63) - 1
+
+
+class DealError(ValueError):
+    """A deal id that is not one."""
+
+
+def _mix64(z: int) -> int:
+    """splitmix64's finaliser: a bijection of 64-bit ints that scrambles every bit."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def deal_key(seed: int, deal: int) -> int:
+    """The generator key of deal ``deal`` of seed ``seed``."""
+    return _mix64((_mix64((seed + GAMMA) & MASK64) + deal * 0xD1B54A32D192ED03) & MASK64)
+
+
+def permutation(seed: int, deal: int) -> list[int]:
+    """The 52 cards of deal ``(seed, deal)`` in dealing order (plain Python reference)."""
+    _check(seed, deal)
+    key = deal_key(seed, deal)
+    counter = 0
+    deck = list(range(N_CARDS))
+    for j in range(N_CARDS - 1, 0, -1):
+        n = j + 1
+        threshold = (1 << 64) % n  # draws below this would favour small results
+        while True:
+            counter += 1
+            r = _mix64((key + counter * GAMMA) & MASK64)
+            if r >= threshold:
+                break
+        k = r % n
+        deck[j], deck[k] = deck[k], deck[j]
+    return deck
+
+
+@njit(cache=True)
+def _mix64_kernel(z):
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _permutation_kernel(seed, deal, out):
+    """Compiled :func:`permutation`: writes the 52 cards into ``out`` (int8)."""
+    gamma = np.uint64(0x9E3779B97F4A7C15)
+    key = _mix64_kernel(_mix64_kernel(np.uint64(seed) + gamma) + np.uint64(deal) * np.uint64(0xD1B54A32D192ED03))
+    for i in range(52):
+        out[i] = i
+    counter = np.uint64(0)
+    for j in range(51, 0, -1):
+        n = np.uint64(j + 1)
+        # 2**64 mod n, computed without 2**64: (2**64 - n) mod n
+        threshold = (np.uint64(0) - n) % n
+        r = np.uint64(0)
+        while True:
+            counter += np.uint64(1)
+            r = _mix64_kernel(key + counter * gamma)
+            if r >= threshold:
+                break
+        k = np.int64(r % n)
+        tmp = out[j]
+        out[j] = out[k]
+        out[k] = tmp
+
+
+def _check(seed: int, deal: int) -> None:
+    if not 0 <= deal <= MAX_DEAL:
+        raise DealError(f"deal {deal} is out of range (0 to 2**63-1)")
+    if not 0 <= seed <= MAX_DEAL:
+        raise DealError(f"seed {seed} is out of range (0 to 2**63-1)")
+
+
+def layout(rules: Rules, cards: list[int]) -> Position:
+    """Deal ``cards`` (a permutation, dealing order) into the game's starting position."""
+    cards = list(cards)
+    foundations = [0, 0, 0, 0]
+    bases = [0, 0, 0, 0] if rules.foundation_base == FoundationBase.ACE else [-1, -1, -1, -1]
+    if rules.aces_preplaced:
+        cards = [c for c in cards if rank_of(c) != 0]
+        foundations = [1, 1, 1, 1]
+    piles: list[list[int]] = [[] for _ in rules.pile_sizes]
+    i = 0
+    for row in range(max(rules.pile_sizes)):
+        for p, size in enumerate(rules.pile_sizes):
+            if row < size:
+                piles[p].append(cards[i])
+                i += 1
+    if rules.deal_style == DealStyle.KINGS_TO_BOTTOM:
+        piles = [[c for c in p if rank_of(c) == N_RANKS - 1] + [c for c in p if rank_of(c) != N_RANKS - 1] for p in piles]
+    return Position(piles, foundations, bases)
+
+
+def parse_deal_id(text: str | int) -> tuple[str, int]:
+    """``"17"`` -> ("seeded", 17); ``"pysol:1080"`` -> ("pysol", 1080)."""
+    s = str(text).strip().lower()
+    kind = "seeded"
+    if s.startswith("pysol:"):
+        kind, s = "pysol", s[len("pysol:"):]
+    try:
+        n = int(s)
+    except ValueError:
+        raise DealError(f"bad deal {str(text)!r}: expected a number or pysol:N") from None
+    if kind == "pysol" and not 1 <= n <= MAX_DEAL:
+        raise DealError(f"bad deal {str(text)!r}: PySol game numbers start at 1")
+    if not 0 <= n <= MAX_DEAL:
+        raise DealError(f"bad deal {str(text)!r}: deal numbers run from 0 to 2**63-1")
+    return kind, n
+
+
+def pysol_board_text(rules: Rules, number: int) -> str:
+    """PySol FC's deal ``number`` for this game, as board text (through pysol-cards)."""
+    if rules.pysol_name is None:
+        raise DealError(f"PySol has no deal numbering for {rules.slug}")
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game as PysolGame
+    from pysol_cards.random_base import RandomBase
+
+    game = PysolGame(rules.pysol_name, number, RandomBase.DEALS_PYSOLFC)
+    return game.calc_layout_string(CardRenderer(True))
+
+
+def deal_position(rules: Rules, deal: int | str, seed: int = DEFAULT_SEED) -> Position:
+    """The starting position of a deal: an int (seeded) or ``"pysol:N"``."""
+    kind, n = parse_deal_id(deal)
+    if kind == "pysol":
+        text = pysol_board_text(rules, n)
+        default_base = 0 if rules.foundation_base == FoundationBase.ACE else -1
+        return parse_board(text, rules.n_piles, default_base=default_base)
+    _check(seed, n)
+    return layout(rules, permutation(seed, n))
