@@ -126,6 +126,17 @@ def bench(
         )
 
 
+def _register_commands() -> None:
+    """Commands that live beside their subject: the runner's and the solver's."""
+    from . import runner_cli, solver_cli
+
+    runner_cli.register(app)
+    solver_cli.register(app)
+
+
+_register_commands()
+
+
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: run the app, turning user errors into one line and exit 2."""
     command = typer.main.get_command(app)

@@ -195,6 +195,7 @@ def apply(s, r, action):
     dst = action % N_TARGETS
     h = s[S_HEIGHT + src] - 1
     card = s[S_CARDS + src * CAP + h]
+    s[S_CARDS + src * CAP + h] = 0  # slots above the height stay 0: equal positions, equal arrays
     s[S_HEIGHT + src] = h
     token = action | (np.int64(card) << 8)
     if dst == FOUNDATION:
@@ -231,7 +232,9 @@ def undo(s, r, token):
         elif token & U_SET_OWN_BASE:
             s[S_BASE + suit] = -1
     else:
-        s[S_HEIGHT + dst] -= 1
+        hd = s[S_HEIGHT + dst] - 1
+        s[S_CARDS + dst * CAP + hd] = 0
+        s[S_HEIGHT + dst] = hd
     h = s[S_HEIGHT + src]
     s[S_CARDS + src * CAP + h] = card
     s[S_HEIGHT + src] = h + 1

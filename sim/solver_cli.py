@@ -1,0 +1,9 @@
+"""The `castle` commands of the solver (filled in by the solver issue)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""

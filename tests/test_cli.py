@@ -1,0 +1,67 @@
+"""The ``castle`` command as a user meets it: output, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.board import parse_board
+
+
+def castle(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "from sim.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_games_lists_the_slugs():
+    out = castle("games")
+    assert out.returncode == 0
+    slugs = [line.split()[0] for line in out.stdout.splitlines()]
+    assert {"selective-castle", "streets-and-alleys", "beleaguered-castle"} <= set(slugs)
+
+
+def test_deal_prints_board_text_that_round_trips():
+    out = castle("deal", "streets-and-alleys", "pysol:1080")
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[0] == "8D 5C KS KC 2C 7C AS"
+    assert len(parse_board(out.stdout, 8, default_base=0).piles) == 8
+
+
+def test_deal_json():
+    out = castle("deal", "bc", "5", "--seed", "9", "--format", "json")
+    data = json.loads(out.stdout)
+    assert data["game"] == "beleaguered-castle" and len(data["piles"]) == 8
+    assert data["foundations"] == {"C": 1, "D": 1, "H": 1, "S": 1}
+
+
+def test_play_random_prints_moves_and_result():
+    out = castle("play", "selective-castle", "3", "--player", "random", "--max-moves", "40", "--show")
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert any(last.startswith(r) for r in ("won", "stuck", "gave_up"))
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["deal", "klondike", "1"], "unknown game"),
+        (["deal", "sa", "abc"], "bad deal"),
+        (["deal", "sa", "pysol:0"], "PySol game numbers start at 1"),
+        (["play", "sa", "1", "--player", "nobody"], "unknown player"),
+        (["deal"], "Missing argument"),
+        (["frobnicate"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, message):
+    out = castle(*args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
