@@ -112,12 +112,13 @@ def parse_board(
     raw_lines = text.replace("\r\n", "\n").split("\n")
     while raw_lines and not raw_lines[-1].strip():
         raw_lines.pop()
-    while raw_lines and not raw_lines[0].strip():
-        raw_lines.pop(0)
+    first = 0  # leading blank lines are skipped but still counted in line numbers
+    while first < len(raw_lines) and not raw_lines[first].strip():
+        first += 1
     tops: dict[int, int] | None = None
     piles: list[list[int]] = []
     seen: dict[int, int] = {}
-    for lineno, line in enumerate(raw_lines, start=1):
+    for lineno, line in enumerate(raw_lines[first:], start=first + 1):
         stripped = line.strip()
         low = stripped.lower()
         if low.startswith("foundations:"):

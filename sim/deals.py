@@ -3,8 +3,8 @@
 A deal is a permutation of the 52 cards drawn by Fisher-Yates from a
 counter-based generator: draw ``i`` of deal ``(S, N)`` is
 ``splitmix64(key(S, N) + (i + 1) * GAMMA)``, so no deal depends on another
-or on which worker dealt it. Bounded draws reject the short top range of
-2**64 so every permutation is equally likely. The same function exists
+or on which worker dealt it. Bounded draws reject the few lowest values of
+2**64 (``r < 2**64 mod n``) so every permutation is equally likely. The same function exists
 compiled (``_permutation_kernel``) for the batch runner; tests hold both to
 the golden deals.
 

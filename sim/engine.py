@@ -151,15 +151,45 @@ def pile_accepts(s, r, card, p):
 
 @njit(cache=True)
 def legal_actions(s, r, out):
-    """Write the legal actions, ascending, into ``out``; return how many."""
+    """Write the legal actions, ascending, into ``out``; return how many.
+
+    The hot loop of every player: each pile's top card is read once, then
+    every (source, target) pair is checked with the same tests as
+    :func:`pile_accepts`.
+    """
     n_piles = r[R_NPILES]
+    twrap = r[R_TWRAP] != 0
+    both_ways = r[R_TDIR] == 1
+    suit_rule = r[R_TSUIT]
+    empty_ok = r[R_EMPTY] == 0
+    tops = np.empty(MAX_PILES, np.int64)
+    for p in range(n_piles):
+        tops[p] = _top(s, p)
     n = 0
     for src in range(n_piles):
-        card = _top(s, src)
+        card = tops[src]
         if card < 0:
             continue
+        cr = card % 13
         for dst in range(n_piles):
-            if dst != src and pile_accepts(s, r, card, dst):
+            if dst == src:
+                continue
+            top = tops[dst]
+            if top < 0:
+                ok = empty_ok
+            else:
+                tr = top % 13
+                ok = cr == tr - 1 or (twrap and tr == 0 and cr == 12)
+                if not ok and both_ways:
+                    ok = cr == tr + 1 or (twrap and tr == 12 and cr == 0)
+                if ok and suit_rule != 0:
+                    cs = card // 13
+                    ts = top // 13
+                    if suit_rule == 1:
+                        ok = cs == ts
+                    else:
+                        ok = (cs == 1 or cs == 2) != (ts == 1 or ts == 2)
+            if ok:
                 out[n] = src * N_TARGETS + dst
                 n += 1
         if foundation_accepts(s, r, card):
