@@ -1,0 +1,77 @@
+"""Load a result dataset (``DIR/game=<g>/player=<p>/part-*.parquet``) and its manifest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+
+class ResultsError(ValueError):
+    """A path that holds no result dataset."""
+
+
+def load_results(
+    path: str | Path,
+    games: list[str] | None = None,
+    players: list[str] | None = None,
+    columns: list[str] | None = None,
+) -> pd.DataFrame:
+    """All rows of a dataset, filtered lazily by game and player before anything is read.
+
+    ``game`` and ``player`` come back as plain strings whether the files or
+    the partition folders hold them.
+    """
+    path = Path(path)
+    files = parquet_parts(path)
+    if not files:
+        raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
+    # parts of different players may carry extra columns (the solver's nodes): unify them
+    schema = pa.unify_schemas([pq.read_schema(f) for f in files], promote_options="permissive")
+    # folder keys (game=..., player=...) not stored in the files become string columns
+    keys = [part.split("=", 1)[0] for part in Path(files[0]).relative_to(path).parts[:-1] if "=" in part]
+    folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
+    dataset = ds.dataset(
+        files,
+        schema=pa.unify_schemas([schema, folders]),
+        format="parquet",
+        partitioning=ds.partitioning(folders, flavor="hive"),
+        partition_base_dir=str(path),
+    )
+    names = set(dataset.schema.names)
+    condition = None
+    for column, wanted in (("game", games), ("player", players)):
+        if wanted:
+            if column not in names:
+                raise ResultsError(f"{path}: rows have no {column!r} column")
+            expr = ds.field(column).isin(list(wanted))
+            condition = expr if condition is None else condition & expr
+    table = dataset.to_table(filter=condition, columns=columns)
+    df = table.to_pandas()
+    for column in ("game", "player", "result"):
+        if column in df.columns:
+            df[column] = df[column].astype(str)
+    return df
+
+
+def parquet_parts(path: Path) -> list[str]:
+    """Every finished Parquet part below ``path`` (temporary and hidden files skipped)."""
+    if not path.is_dir():
+        return []
+    return sorted(
+        str(f) for f in path.rglob("*.parquet")
+        if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts)
+    )
+
+
+def load_manifest(path: str | Path) -> dict:
+    """The experiment's manifest (``manifest.json``; empty dict if the dataset has none)."""
+    for name in ("manifest.json", "_manifest.json"):
+        file = Path(path) / name
+        if file.exists():
+            return json.loads(file.read_text())
+    return {}
