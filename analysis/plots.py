@@ -19,12 +19,17 @@ def _colour(game: str) -> str:
     return GAME_COLOURS.get(game, "#555555")
 
 
+def _whiskers(mid, low, high) -> np.ndarray:
+    """Error-bar lengths, never negative (a Wilson bound can round past a rate of 0 or 1)."""
+    return np.clip(np.vstack([np.asarray(mid) - np.asarray(low), np.asarray(high) - np.asarray(mid)]), 0, None)
+
+
 def win_rates(rates: pd.DataFrame) -> plt.Figure:
     """Horizontal bars per game x player with 95% interval whiskers."""
     rates = rates.sort_values(["player", "game"])
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(rates) + 1.2))
     y = np.arange(len(rates))
-    err = np.vstack([rates.rate - rates.ci_low, rates.ci_high - rates.rate])
+    err = _whiskers(rates.rate, rates.ci_low, rates.ci_high)
     ax.barh(y, rates.rate * 100, xerr=err * 100, color=[_colour(g) for g in rates.game], alpha=0.85, capsize=3)
     ax.set_yticks(y, [f"{p}  ·  {g}" for g, p in zip(rates.game, rates.player)])
     ax.set_xlabel("deals won (%), 95% Wilson interval")
@@ -39,7 +44,7 @@ def paired_differences(table: pd.DataFrame) -> plt.Figure:
     """Paired differences in win rate (a - b) with their intervals."""
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(table) + 1.2))
     y = np.arange(len(table))
-    err = np.vstack([table["diff"] - table.diff_low, table.diff_high - table["diff"]])
+    err = _whiskers(table["diff"], table.diff_low, table.diff_high)
     ax.errorbar(table["diff"] * 100, y, xerr=err * 100, fmt="o", color="#333333", capsize=4)
     ax.axvline(0, color="#999999", lw=1)
     ax.set_yticks(y, [f"{a}\n  − {b}" for a, b in zip(table.a, table.b)], fontsize=8)
@@ -59,7 +64,7 @@ def base_ranks(rates: pd.DataFrame) -> plt.Figure:
         r = rates[rates.player == player]
         x = r.base_rank.to_numpy() + (i - (len(players) - 1) / 2) * width
         top.bar(x, r.deals, width=width, label=player)
-        err = np.vstack([r.rate - r.ci_low, r.ci_high - r.rate]) * 100
+        err = _whiskers(r.rate, r.ci_low, r.ci_high) * 100
         bottom.errorbar(x, r.rate * 100, yerr=err, fmt="o", capsize=3, label=player)
     top.set_ylabel("deals")
     top.set_title("Selective Castle: base rank chosen")
