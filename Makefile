@@ -21,12 +21,16 @@ install: $(STAMP)
 
 ## test: install, then run the whole test suite
 test: $(STAMP)
-	$(BIN)/python -m pytest sim tests
+	$(BIN)/python -m pytest sim analysis tests
 
 ## study: install, play the default experiment and summarise it
 study: $(STAMP)
 	$(BIN)/castle games
 	$(BIN)/castle bench --deals 2000 --reference-deals 10
+
+## figures: re-execute every notebook on data/default (figures to reports/figures)
+figures: $(STAMP)
+	$(BIN)/python -m analysis.notebooks data/default
 
 ## bench: engine throughput, compiled against reference
 bench: $(STAMP)
@@ -37,4 +41,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study bench clean
+.PHONY: help install test study figures bench clean

@@ -86,6 +86,12 @@ class LegalMoves:
         n = E.legal_actions(self._state._s, self._state._r, buf)
         return buf[:n]
 
+    def mask(self) -> np.ndarray:
+        """Boolean mask over the fixed action space (``N_ACTIONS``), as pgx gives it."""
+        mask = np.zeros(N_ACTIONS, bool)
+        mask[self.actions()] = True
+        return mask
+
     def __iter__(self) -> Iterator[Move]:
         return (Move.from_action(int(a)) for a in self.actions())
 

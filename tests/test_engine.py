@@ -32,6 +32,7 @@ def test_random_playouts_keep_every_invariant(rules):
             legal = set(state.legal_moves)
             # a move is legal iff it is generated
             assert legal == {Move.from_action(a) for a in range(N_ACTIONS) if state.is_legal(Move.from_action(a))}
+            assert set(np.flatnonzero(state.legal_moves.mask())) == {m.action for m in legal}
             assert _cards(state) == list(range(N_CARDS))
             if not legal:
                 assert state.outcome() is not None
