@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from .board import Position, parse_board
-from .cards import N_CARDS, N_RANKS, rank_of
+from .cards import N_CARDS, N_RANKS, rank_of, suit_of
 from .rules import DealStyle, FoundationBase, Rules
 
 DEFAULT_SEED = 0
@@ -104,20 +104,32 @@ def _check(seed: int, deal: int) -> None:
 
 
 def layout(rules: Rules, cards: list[int]) -> Position:
-    """Deal ``cards`` (a permutation, dealing order) into the game's starting position."""
+    """Deal ``cards`` (a permutation, dealing order) into the game's starting position.
+
+    Round robin, row by row: row ``k`` gives one card to every pile with more
+    than ``k`` cards. Deal styles then adjust (see :class:`DealStyle`).
+    """
     cards = list(cards)
     foundations = [0, 0, 0, 0]
     bases = [0, 0, 0, 0] if rules.foundation_base == FoundationBase.ACE else [-1, -1, -1, -1]
     if rules.aces_preplaced:
         cards = [c for c in cards if rank_of(c) != 0]
         foundations = [1, 1, 1, 1]
+    if rules.deal_style == DealStyle.LAST_CARD_TO_FOUNDATION:
+        last = cards.pop()
+        foundations[suit_of(last)] = 1
+        bases = [rank_of(last)] * 4
     piles: list[list[int]] = [[] for _ in rules.pile_sizes]
     i = 0
     for row in range(max(rules.pile_sizes)):
         for p, size in enumerate(rules.pile_sizes):
             if row < size:
-                piles[p].append(cards[i])
+                card = cards[i]
                 i += 1
+                if rules.deal_style == DealStyle.CITADEL and rank_of(card) == foundations[suit_of(card)]:
+                    foundations[suit_of(card)] += 1  # it fits its foundation: it goes home, the pile misses it
+                else:
+                    piles[p].append(card)
     if rules.deal_style == DealStyle.KINGS_TO_BOTTOM:
         piles = [[c for c in p if rank_of(c) == N_RANKS - 1] + [c for c in p if rank_of(c) != N_RANKS - 1] for p in piles]
     return Position(piles, foundations, bases)

@@ -44,6 +44,9 @@ R_TWRAP = 5
 R_EMPTY = 6
 R_ACES = 7
 R_DEAL_STYLE = 8
+R_ONE_AT_A_TIME = 9
+R_FOUND_TO_TAB = 10
+R_RESERVES = 11
 R_SIZES = 16  #: pile sizes, MAX_PILES slots
 RULES_SIZE = R_SIZES + MAX_PILES
 
@@ -69,6 +72,9 @@ def rules_array(rules: Rules) -> np.ndarray:
     r[R_EMPTY] = int(rules.empty_pile)
     r[R_ACES] = int(rules.aces_preplaced)
     r[R_DEAL_STYLE] = int(rules.deal_style)
+    r[R_ONE_AT_A_TIME] = int(rules.foundations_one_at_a_time)
+    r[R_FOUND_TO_TAB] = int(rules.foundation_to_tableau)
+    r[R_RESERVES] = rules.reserves
     r[R_SIZES : R_SIZES + rules.n_piles] = rules.pile_sizes
     return r
 
@@ -114,6 +120,10 @@ def foundation_accepts(s, r, card):
     n = s[S_FOUND + suit]
     if n >= 13:
         return False
+    if n == 0 and r[R_ONE_AT_A_TIME] != 0:
+        for f in range(4):
+            if 0 < s[S_FOUND + f] < 13:
+                return False  # another foundation is open and not yet full
     base = s[S_BASE + suit]
     if base < 0:
         # unset base: the first card founded chooses it (shared: only while all are empty)
@@ -128,25 +138,40 @@ def foundation_accepts(s, r, card):
 
 @njit(cache=True)
 def pile_accepts(s, r, card, p):
-    """May ``card`` go on tableau pile ``p``?"""
+    """May ``card`` go on tableau pile ``p``? (Reserves take nothing.)"""
+    if p >= r[R_NPILES] - r[R_RESERVES]:
+        return False
     top = _top(s, p)
     if top < 0:
         return r[R_EMPTY] == 0
+    return _fits(card, top, r[R_TWRAP] != 0, r[R_TDIR] == 1, r[R_TSUIT])
+
+
+@njit(cache=True, inline="always")
+def _foundation_top(s, f):
+    """The top card of suit ``f``'s foundation, or -1 when it is empty."""
+    n = s[S_FOUND + f]
+    if n == 0:
+        return -1
+    return f * 13 + (s[S_BASE + f] + n - 1) % 13
+
+
+@njit(cache=True, inline="always")
+def _fits(card, top, twrap, both_ways, suit_rule):
+    """Does ``card`` go on the (non-empty) pile whose top card is ``top``?"""
     cr = card % 13
     tr = top % 13
-    ok = cr == tr - 1 or (r[R_TWRAP] != 0 and tr == 0 and cr == 12)
-    if not ok and r[R_TDIR] == 1:
-        ok = cr == tr + 1 or (r[R_TWRAP] != 0 and tr == 12 and cr == 0)
-    if not ok:
-        return False
-    suit_rule = r[R_TSUIT]
-    if suit_rule == 1:
-        return card // 13 == top // 13
-    if suit_rule == 2:
+    ok = cr == tr - 1 or (twrap and tr == 0 and cr == 12)
+    if not ok and both_ways:
+        ok = cr == tr + 1 or (twrap and tr == 12 and cr == 0)
+    if ok and suit_rule != 0:
         cs = card // 13
         ts = top // 13
-        return (cs == 1 or cs == 2) != (ts == 1 or ts == 2)
-    return True
+        if suit_rule == 1:
+            ok = cs == ts
+        else:
+            ok = (cs == 1 or cs == 2) != (ts == 1 or ts == 2)
+    return ok
 
 
 @njit(cache=True)
@@ -154,10 +179,12 @@ def legal_actions(s, r, out):
     """Write the legal actions, ascending, into ``out``; return how many.
 
     The hot loop of every player: each pile's top card is read once, then
-    every (source, target) pair is checked with the same tests as
-    :func:`pile_accepts`.
+    every (source, target) pair is checked. Sources are all piles (reserves
+    included), then foundations where their top card may come back; targets
+    are the tableau piles, then the foundation.
     """
     n_piles = r[R_NPILES]
+    n_tab = n_piles - r[R_RESERVES]
     twrap = r[R_TWRAP] != 0
     both_ways = r[R_TDIR] == 1
     suit_rule = r[R_TSUIT]
@@ -170,31 +197,34 @@ def legal_actions(s, r, out):
         card = tops[src]
         if card < 0:
             continue
-        cr = card % 13
-        for dst in range(n_piles):
+        for dst in range(n_tab):
             if dst == src:
                 continue
             top = tops[dst]
             if top < 0:
                 ok = empty_ok
             else:
-                tr = top % 13
-                ok = cr == tr - 1 or (twrap and tr == 0 and cr == 12)
-                if not ok and both_ways:
-                    ok = cr == tr + 1 or (twrap and tr == 12 and cr == 0)
-                if ok and suit_rule != 0:
-                    cs = card // 13
-                    ts = top // 13
-                    if suit_rule == 1:
-                        ok = cs == ts
-                    else:
-                        ok = (cs == 1 or cs == 2) != (ts == 1 or ts == 2)
+                ok = _fits(card, top, twrap, both_ways, suit_rule)
             if ok:
                 out[n] = src * N_TARGETS + dst
                 n += 1
         if foundation_accepts(s, r, card):
             out[n] = src * N_TARGETS + FOUNDATION
             n += 1
+    if r[R_FOUND_TO_TAB] != 0:
+        for f in range(4):
+            card = _foundation_top(s, f)
+            if card < 0:
+                continue
+            for dst in range(n_tab):
+                top = tops[dst]
+                if top < 0:
+                    ok = empty_ok
+                else:
+                    ok = _fits(card, top, twrap, both_ways, suit_rule)
+                if ok:
+                    out[n] = (MAX_PILES + f) * N_TARGETS + dst
+                    n += 1
     return n
 
 
@@ -206,9 +236,14 @@ def is_legal(s, r, action):
     src = action // N_TARGETS
     dst = action % N_TARGETS
     n_piles = r[R_NPILES]
-    if src >= n_piles:
+    if src >= MAX_PILES:
+        if r[R_FOUND_TO_TAB] == 0 or dst == FOUNDATION:
+            return False
+        card = _foundation_top(s, src - MAX_PILES)
+    elif src >= n_piles:
         return False
-    card = _top(s, src)
+    else:
+        card = _top(s, src)
     if card < 0:
         return False
     if dst == FOUNDATION:
@@ -223,10 +258,15 @@ def apply(s, r, action):
     """Play a legal ``action``; return the undo token."""
     src = action // N_TARGETS
     dst = action % N_TARGETS
-    h = s[S_HEIGHT + src] - 1
-    card = s[S_CARDS + src * CAP + h]
-    s[S_CARDS + src * CAP + h] = 0  # slots above the height stay 0: equal positions, equal arrays
-    s[S_HEIGHT + src] = h
+    if src >= MAX_PILES:  # a foundation's top card comes back
+        f = src - MAX_PILES
+        card = f * 13 + (s[S_BASE + f] + s[S_FOUND + f] - 1) % 13
+        s[S_FOUND + f] -= 1
+    else:
+        h = s[S_HEIGHT + src] - 1
+        card = s[S_CARDS + src * CAP + h]
+        s[S_CARDS + src * CAP + h] = 0  # slots above the height stay 0: equal positions, equal arrays
+        s[S_HEIGHT + src] = h
     token = action | (np.int64(card) << 8)
     if dst == FOUNDATION:
         suit = card // 13
@@ -265,9 +305,12 @@ def undo(s, r, token):
         hd = s[S_HEIGHT + dst] - 1
         s[S_CARDS + dst * CAP + hd] = 0
         s[S_HEIGHT + dst] = hd
-    h = s[S_HEIGHT + src]
-    s[S_CARDS + src * CAP + h] = card
-    s[S_HEIGHT + src] = h + 1
+    if src >= MAX_PILES:
+        s[S_FOUND + src - MAX_PILES] += 1
+    else:
+        h = s[S_HEIGHT + src]
+        s[S_CARDS + src * CAP + h] = card
+        s[S_HEIGHT + src] = h + 1
 
 
 @njit(cache=True)
@@ -303,6 +346,16 @@ def init_deal(r, seed, deal, s, perm):
             s[S_BASE + f] = 0
         else:
             s[S_BASE + f] = -1
+    style = r[R_DEAL_STYLE]
+    last = 51
+    if aces:
+        while perm[last] % 13 == 0:
+            last -= 1
+    if style == 3:  # the last card dealt founds and sets the shared base
+        c = perm[last]
+        s[S_FOUND + c // 13] = 1
+        for f in range(4):
+            s[S_BASE + f] = c % 13
     n_piles = r[R_NPILES]
     max_size = 0
     for p in range(n_piles):
@@ -314,10 +367,15 @@ def init_deal(r, seed, deal, s, perm):
             if row < r[R_SIZES + p]:
                 while aces and perm[i] % 13 == 0:
                     i += 1
-                s[S_CARDS + p * CAP + row] = perm[i]
-                s[S_HEIGHT + p] = row + 1
+                c = perm[i]
                 i += 1
-    if r[R_DEAL_STYLE] == 1:  # Kings to the bottom of their pile, order otherwise kept
+                if style == 2 and c % 13 == s[S_FOUND + c // 13]:
+                    s[S_FOUND + c // 13] += 1  # Citadel: it fits its foundation, so it goes home
+                    continue
+                h = s[S_HEIGHT + p]
+                s[S_CARDS + p * CAP + h] = c
+                s[S_HEIGHT + p] = h + 1
+    if style == 1:  # Kings to the bottom of their pile, order otherwise kept
         for p in range(n_piles):
             h = s[S_HEIGHT + p]
             base = S_CARDS + p * CAP
@@ -369,8 +427,12 @@ def position_hash(s, r):
     and base. Used for repetition checks and transposition tables.
     """
     h = np.uint64(0)
+    n_tab = r[R_NPILES] - r[R_RESERVES]
     for p in range(r[R_NPILES]):
-        h += _mix(pile_hash(s, p))
+        if p < n_tab:
+            h += _mix(pile_hash(s, p))
+        else:  # reserves are alike among themselves, not like tableau piles
+            h += _mix(pile_hash(s, p) ^ np.uint64(0x5A5A5A5A5A5A5A5A))
     for f in range(4):
         h ^= Z_FOUND[f, s[S_FOUND + f]] ^ Z_BASE[f, s[S_BASE + f] + 1]
     return h

@@ -92,9 +92,16 @@ def next_foundation_rank(rules: Rules, pos: Position, suit: int) -> int | None:
     return rank
 
 
+def another_foundation_is_open(pos: Position, suit: int) -> bool:
+    """Ordered Suits: is some other foundation started but not yet full?"""
+    return any(0 < pos.foundations[s] < N_RANKS for s in range(4) if s != suit)
+
+
 def foundation_accepts(rules: Rules, pos: Position, card: int) -> bool:
     """May ``card`` go to the foundation of its suit?"""
     suit = suit_of(card)
+    if rules.foundations_one_at_a_time and pos.foundations[suit] == 0 and another_foundation_is_open(pos, suit):
+        return False
     if base_may_be_chosen(rules, pos, suit):
         return True
     return rank_of(card) == next_foundation_rank(rules, pos, suit)
@@ -140,11 +147,25 @@ def suits_fit(rules: Rules, below: int, card: int) -> bool:
     return True
 
 
+def is_reserve(rules: Rules, index: int) -> bool:
+    """Castles End: the last ``rules.reserves`` piles are reserves."""
+    return index >= rules.n_piles - rules.reserves
+
+
+def foundation_top(rules: Rules, pos: Position, suit: int) -> int | None:
+    """The top card of a foundation, or None when it is empty."""
+    count = pos.foundations[suit]
+    if count == 0:
+        return None
+    return make_card((foundation_base(rules, pos, suit) + count - 1) % N_RANKS, suit)
+
+
 def pile_accepts(rules: Rules, pile: list[int], card: int) -> bool:
     """May ``card`` be placed on tableau ``pile``?
 
     An empty pile takes any single card unless the game says it is never
     filled; otherwise the card must fit the top card by rank and suit.
+    (Reserves are not tableau piles: callers never ask about them.)
     """
     if not pile:
         return rules.empty_pile == EmptyPile.ANY_CARD
@@ -158,9 +179,10 @@ def pile_accepts(rules: Rules, pile: list[int], card: int) -> bool:
 def legal_moves(rules: Rules, pos: Position) -> list[Move]:
     """Every legal move, sorted by ``Move.action``.
 
-    The top card of each non-empty pile may go to every other pile that
-    accepts it and to its foundation if that accepts it. No registered game
-    takes cards off a foundation, so foundations are never sources.
+    The top card of each non-empty pile (reserves included) may go to every
+    other tableau pile that accepts it and to its foundation if that accepts
+    it; where the game allows it, a foundation's top card may come back to
+    a tableau pile. Nothing is ever placed on a reserve.
     """
     n = rules.n_piles
     if len(pos.piles) != n:
@@ -173,10 +195,18 @@ def legal_moves(rules: Rules, pos: Position) -> list[Move]:
         card = piles[source][-1]
         row = _MOVES[source]
         for target in range(n):  # targets in action order: piles, then the foundation
-            if target != source and pile_accepts(rules, piles[target], card):
+            if target != source and not is_reserve(rules, target) and pile_accepts(rules, piles[target], card):
                 moves.append(row[target])
         if foundation_accepts(rules, pos, card):
             moves.append(row[FOUNDATION])
+    if rules.foundation_to_tableau:
+        for suit in range(4):
+            card = foundation_top(rules, pos, suit)
+            if card is None:
+                continue
+            for target in range(n):
+                if not is_reserve(rules, target) and pile_accepts(rules, piles[target], card):
+                    moves.append(_MOVES[MAX_PILES + suit][target])
     return moves
 
 
@@ -186,13 +216,15 @@ def why_illegal(rules: Rules, pos: Position, move: Move) -> str | None:
     if len(pos.piles) != n:
         return f"{rules.slug} has {n} piles, the position {len(pos.piles)}"
     if move.source >= MAX_PILES:
-        return "cards never leave a foundation in this game"
+        return _why_not_back(rules, pos, move)
     if move.source >= n:
         return f"there is no pile {move.source + 1} ({n} piles)"
     if move.target != FOUNDATION and move.target >= n:
         return f"there is no pile {move.target + 1} ({n} piles)"
     if move.target == move.source:
         return "a card cannot move onto its own pile"
+    if move.target != FOUNDATION and is_reserve(rules, move.target):
+        return f"pile {move.target + 1} is a reserve: nothing goes on it"
     pile = pos.piles[move.source]
     if not pile:
         return f"pile {move.source + 1} is empty"
@@ -201,6 +233,27 @@ def why_illegal(rules: Rules, pos: Position, move: Move) -> str | None:
         if foundation_accepts(rules, pos, card):
             return None
         return _foundation_refusal(rules, pos, card)
+    target = pos.piles[move.target]
+    if pile_accepts(rules, target, card):
+        return None
+    if not target:
+        return f"empty pile {move.target + 1} is never filled"
+    return f"{card_str(card)} does not go on {card_str(target[-1])}"
+
+
+def _why_not_back(rules: Rules, pos: Position, move: Move) -> str | None:
+    """Why a foundation's top card may not come back to ``move.target`` (None if it may)."""
+    if not rules.foundation_to_tableau:
+        return "cards never leave a foundation in this game"
+    if move.target == FOUNDATION:
+        return "a foundation card cannot go to a foundation"
+    if move.target >= rules.n_piles:
+        return f"there is no pile {move.target + 1} ({rules.n_piles} piles)"
+    if is_reserve(rules, move.target):
+        return f"pile {move.target + 1} is a reserve: nothing goes on it"
+    card = foundation_top(rules, pos, move.source - MAX_PILES)
+    if card is None:
+        return f"the {SUITS[move.source - MAX_PILES]} foundation is empty"
     target = pos.piles[move.target]
     if pile_accepts(rules, target, card):
         return None
@@ -235,7 +288,12 @@ def play(rules: Rules, pos: Position, move: Move) -> Position:
     if reason is not None:
         raise IllegalMoveError(f"{move}: {reason}")
     after = pos.copy()
-    card = after.piles[move.source].pop()
+    if move.source >= MAX_PILES:  # a foundation's top card comes back
+        suit = move.source - MAX_PILES
+        card = foundation_top(rules, after, suit)
+        after.foundations[suit] -= 1
+    else:
+        card = after.piles[move.source].pop()
     if move.target == FOUNDATION:
         found(rules, after, card)
     else:

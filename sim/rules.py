@@ -52,6 +52,8 @@ class DealStyle(enum.IntEnum):
 
     ROUND_ROBIN = 0  #: the permutation dealt row by row into the piles
     KINGS_TO_BOTTOM = 1  #: round robin, then each King moved to its pile's bottom
+    CITADEL = 2  #: round robin, but a card that fits a foundation when dealt goes there
+    LAST_CARD_TO_FOUNDATION = 3  #: the last card founds, and its rank is the shared base
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,12 @@ class Rules:
     tableau_suit: TableauSuit = TableauSuit.ANY
     tableau_wrap: bool = False
     empty_pile: EmptyPile = EmptyPile.ANY_CARD
+    #: only one foundation open at a time: the next starts when the last holds 13 (Ordered Suits)
+    foundations_one_at_a_time: bool = False
+    #: a foundation's top card may move back to the tableau (Castles in Spain)
+    foundation_to_tableau: bool = False
+    #: the last ``reserves`` piles are reserves: their cards play out, nothing goes on them (Castles End)
+    reserves: int = 0
     #: bumped whenever the behaviour of this game changes; stored in every result row
     version: int = 1
     #: the name PySol FC / pysol-cards gives the deal, if it has one
@@ -83,7 +91,13 @@ class Rules:
 
     @property
     def n_piles(self) -> int:
+        """Tableau piles plus reserves: every pile a card can be taken from."""
         return len(self.pile_sizes)
+
+    @property
+    def n_tableau(self) -> int:
+        """Piles that cards can be built on."""
+        return len(self.pile_sizes) - self.reserves
 
     @property
     def has_base_choice(self) -> bool:
@@ -92,13 +106,19 @@ class Rules:
 
     def __post_init__(self) -> None:
         dealt = sum(self.pile_sizes)
-        expected = 48 if self.aces_preplaced else 52
+        expected = 48 if self.aces_preplaced else 51 if self.deal_style == DealStyle.LAST_CARD_TO_FOUNDATION else 52
         if dealt != expected:
             raise ValueError(f"{self.slug}: piles hold {dealt} cards, expected {expected}")
         if not 1 <= self.n_piles <= MAX_PILES:
             raise ValueError(f"{self.slug}: {self.n_piles} piles, at most {MAX_PILES}")
         if self.aces_preplaced and self.foundation_base != FoundationBase.ACE:
             raise ValueError(f"{self.slug}: Aces pre-placed needs Ace-based foundations")
+        if self.deal_style == DealStyle.CITADEL and not self.aces_preplaced:
+            raise ValueError(f"{self.slug}: the Citadel deal starts with the Aces home")
+        if self.deal_style == DealStyle.LAST_CARD_TO_FOUNDATION and self.foundation_base != FoundationBase.FIRST_CARD_SHARED:
+            raise ValueError(f"{self.slug}: a dealt foundation card sets a shared base")
+        if not 0 <= self.reserves < self.n_piles:
+            raise ValueError(f"{self.slug}: {self.reserves} reserves of {self.n_piles} piles")
 
 
 #: The widest tableau in the family (Baker's Dozen, Castles in Spain).
@@ -147,12 +167,109 @@ SELECTIVE_CASTLE_INDEPENDENT = Rules(
     pysol_name="streets_and_alleys",
 )
 
+CITADEL = Rules(
+    slug="citadel",
+    name="Citadel",
+    description="Beleaguered Castle, but a card that fits a foundation while dealt goes there at once",
+    pile_sizes=(6,) * 8,
+    aliases=("citadel",),
+    aces_preplaced=True,
+    deal_style=DealStyle.CITADEL,
+    pysol_name="citadel",
+)
+
+CHESSBOARD = Rules(
+    slug="chessboard",
+    name="Chessboard",
+    description="10 piles (6,6,5..); shared chosen base, wrap; build up or down in suit, wrapping K-A",
+    pile_sizes=(6, 6) + (5,) * 8,
+    aliases=("chess-board",),
+    foundation_base=FoundationBase.FIRST_CARD_SHARED,
+    foundation_wrap=True,
+    tableau_direction=TableauDirection.UP_OR_DOWN,
+    tableau_suit=TableauSuit.SAME_SUIT,
+    tableau_wrap=True,
+)
+
+FORTRESS = Rules(
+    slug="fortress",
+    name="Fortress",
+    description="10 piles (6,6,5..); foundations from the Ace; build up or down in suit, no wrap",
+    pile_sizes=(6, 6) + (5,) * 8,
+    tableau_direction=TableauDirection.UP_OR_DOWN,
+    tableau_suit=TableauSuit.SAME_SUIT,
+)
+
+CASTLES_END = Rules(
+    slug="castles-end",
+    name="Castles End",
+    description="10 piles of 5 and 2 one-card reserves; shared chosen base, wrap; build up or down in alternating colour",
+    pile_sizes=(5,) * 10 + (1, 1),
+    aliases=("castle's end", "castles_end"),
+    reserves=2,
+    foundation_base=FoundationBase.FIRST_CARD_SHARED,
+    foundation_wrap=True,
+    tableau_direction=TableauDirection.UP_OR_DOWN,
+    tableau_suit=TableauSuit.ALTERNATE_COLOUR,
+)
+
+CHECKERBOARD = Rules(
+    slug="checkerboard",
+    name="Checkerboard",
+    description="10 piles (6,5..); the 52nd card founds and sets the shared base, wrap; build up or down in alternating colour",
+    pile_sizes=(6,) + (5,) * 9,
+    aliases=("checker-board",),
+    deal_style=DealStyle.LAST_CARD_TO_FOUNDATION,
+    foundation_base=FoundationBase.FIRST_CARD_SHARED,
+    foundation_wrap=True,
+    tableau_direction=TableauDirection.UP_OR_DOWN,
+    tableau_suit=TableauSuit.ALTERNATE_COLOUR,
+)
+
+ORDERED_SUITS = Rules(
+    slug="ordered-suits",
+    name="Ordered Suits",
+    description="10 piles (6,6,5..); shared chosen base, wrap, one foundation open at a time; build up or down regardless of suit",
+    pile_sizes=(6, 6) + (5,) * 8,
+    foundation_base=FoundationBase.FIRST_CARD_SHARED,
+    foundation_wrap=True,
+    foundations_one_at_a_time=True,
+    tableau_direction=TableauDirection.UP_OR_DOWN,
+)
+
+CASTLES_IN_SPAIN = Rules(
+    slug="castles-in-spain",
+    name="Castles in Spain",
+    description="13 piles of 4; foundations from the Ace, their top card may come back; build down in alternating colour",
+    pile_sizes=(4,) * 13,
+    tableau_suit=TableauSuit.ALTERNATE_COLOUR,
+    foundation_to_tableau=True,
+)
+
+BAKERS_DOZEN = Rules(
+    slug="bakers-dozen",
+    name="Baker's Dozen",
+    description="13 piles of 4, Kings moved to the bottom; build down regardless of suit; an empty pile is never filled",
+    pile_sizes=(4,) * 13,
+    aliases=("baker's dozen", "bakers_dozen"),
+    deal_style=DealStyle.KINGS_TO_BOTTOM,
+    empty_pile=EmptyPile.NOTHING,
+)
+
+#: The games of the study, first.
+STUDY_GAMES: tuple[Rules, ...] = (SELECTIVE_CASTLE, STREETS_AND_ALLEYS, BELEAGUERED_CASTLE)
+
 #: Every playable game, in the order ``castle games`` lists them.
-GAMES: tuple[Rules, ...] = (
-    SELECTIVE_CASTLE,
-    STREETS_AND_ALLEYS,
-    BELEAGUERED_CASTLE,
+GAMES: tuple[Rules, ...] = STUDY_GAMES + (
     SELECTIVE_CASTLE_INDEPENDENT,
+    CITADEL,
+    CHESSBOARD,
+    FORTRESS,
+    CASTLES_END,
+    CHECKERBOARD,
+    ORDERED_SUITS,
+    CASTLES_IN_SPAIN,
+    BAKERS_DOZEN,
 )
 
 
