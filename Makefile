@@ -23,10 +23,10 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest sim analysis tests
 
-## study: install, play the default experiment and summarise it
+## study: install, play the default experiment (experiments/default.toml) and build its report
 study: $(STAMP)
-	$(BIN)/castle games
-	$(BIN)/castle bench --deals 2000 --reference-deals 10
+	$(BIN)/castle run experiments/default.toml --out data/default --jobs 2
+	$(BIN)/castle report data/default --out reports/default
 
 ## figures: re-execute every notebook on data/default (figures to reports/figures)
 figures: $(STAMP)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -31,7 +32,19 @@ app = typer.Typer(
 )
 
 #: errors that are the user's input, not our bug: one line, exit 2
-USER_ERRORS = (UnknownGameError, UnknownPlayerError, DealError, BoardError, CardError, MoveError, IllegalMoveError, OSError)
+from .experiment import ExperimentError  # noqa: E402  (the runner's user errors)
+
+USER_ERRORS = (
+    UnknownGameError,
+    UnknownPlayerError,
+    ExperimentError,
+    DealError,
+    BoardError,
+    CardError,
+    MoveError,
+    IllegalMoveError,
+    OSError,
+)
 
 
 class Format(str, Enum):
@@ -83,26 +96,30 @@ def deal(
 def play_cmd(
     game: str = typer.Argument(..., help="game slug or alias"),
     deal: str = typer.Argument(..., help="deal number, or pysol:N"),
-    player: str = typer.Option("random", help=f"player: {', '.join(PLAYERS)}"),
+    player: str = typer.Option("random", help="player and parameters, e.g. greedy or lookahead:depth=3 (see `castle players`)"),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
-    max_moves: int = typer.Option(DEFAULT_MAX_MOVES, min=1, help="move cap: the game is given up after this many"),
+    max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     show: bool = typer.Option(False, "--show", help="draw the board before and after"),
 ) -> None:
     """Let a player play one deal; print its moves and the result."""
-    g = Game(game)
-    state = _state(g, deal, seed)
     from .deals import parse_deal_id
+    from .players import choose_player, parse_player, play_choice
 
+    g = Game(game)
+    choice = parse_player(player)
+    if max_moves is not None:
+        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+    state = _state(g, deal, seed)
     _, number = parse_deal_id(deal)
-    p = make_player(player, seed, number)
     if show:
         typer.echo(str(state) + "\n")
-    record = play(state, p, max_moves)
+    record = play_choice(choice, state, seed, number)
     typer.echo(" ".join(str(m) for m in record.moves))
     if show:
         typer.echo("\n" + str(state))
     base = "" if record.base_rank is None else f", base {'A23456789TJQK'[record.base_rank]}"
-    typer.echo(f"{record.result} after {len(record.moves)} moves, {record.cards_home}/52 cards home{base}")
+    extra = "".join(f", {k} {v}" for k, v in record.extra.items())
+    typer.echo(f"{record.result} after {len(record.moves)} moves, {record.cards_home}/52 cards home{base}{extra}")
 
 
 @app.command()
@@ -124,6 +141,27 @@ def bench(
         typer.echo(
             f"{slug:<30} {row['compiled_moves_per_s']:>17,.0f} {row['reference_moves_per_s']:>18,.0f} {row['ratio']:>8,.0f}"
         )
+
+
+@app.command()
+def report(
+    data: Path = typer.Argument(None, help="result dataset folder (default: data/default)"),
+    out: Optional[Path] = typer.Option(None, "--out", help="report folder (default: reports/<dataset name>)"),
+) -> None:
+    """Build the HTML report (figures, tables, summary) of a result dataset."""
+    from analysis.load import ResultsError
+    from analysis.report import build_report
+
+    from .paths import DEFAULT_DATA, REPORTS_DIR
+
+    data = data or DEFAULT_DATA
+    out = out or REPORTS_DIR / data.name
+    try:
+        index = build_report(data, out)
+    except ResultsError as e:
+        typer.echo(f"castle: {e}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(str(index))
 
 
 def _register_commands() -> None:

@@ -1,0 +1,270 @@
+"""Players: compiled chunks equal their move-by-move play, the rules each player promises, the registry."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim import compiled_players as K
+from sim import engine as E
+from sim.game import Game
+from sim.rules import GAMES
+from sim.players import (
+    RandomPlayer,
+    UnknownPlayerError,
+    choose_player,
+    parse_player,
+    play,
+    play_choice,
+    registry,
+    weights,
+)
+
+STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
+CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
+
+
+def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
+    choice = parse_player(spec)
+    g = Game(game)
+    out = np.zeros((len(deals), K.N_OUT), np.int64)
+    K.play_chunk(g.rules_array, choice.spec.kind, weights(choice.params), seed, np.asarray(deals, np.int64), choice.max_moves, choice.spec.salt, out)
+    return out
+
+
+@pytest.mark.parametrize("game", STUDY)
+def test_random_player_matches_the_engine_playouts(game):
+    g = Game(game)
+    deals = np.arange(5, dtype=np.int64)
+    res, moves, home = (np.zeros(5, np.int64) for _ in range(3))
+    E.random_playouts(g.rules_array, 7, deals, 300, RandomPlayer.SALT, res, moves, home)
+    for k, deal in enumerate(deals):
+        rec = play(g.deal(int(deal), 7), RandomPlayer(7, int(deal)), 300)
+        assert (rec.result, len(rec.moves), rec.cards_home) == (("won", "stuck", "gave_up")[res[k]], moves[k], home[k])
+
+
+@pytest.mark.parametrize("game", STUDY)
+@pytest.mark.parametrize("spec,n", [("random:max_moves=300", 6), ("greedy", 12), ("strategist", 12), ("lookahead:depth=2", 4)])
+def test_compiled_chunk_plays_the_same_games_as_the_python_loop(game, spec, n):
+    deals = list(range(100, 100 + n))
+    out = chunk_rows(game, spec, deals, seed=3)
+    choice = parse_player(spec)
+    g = Game(game)
+    for k, deal in enumerate(deals):
+        rec = play_choice(choice, g.deal(deal, 3), 3, deal)
+        base = -1 if rec.base_rank is None else rec.base_rank
+        got = (("won", "stuck", "gave_up")[out[k, K.C_RESULT]],)
+        assert got + tuple(out[k, [K.C_MOVES, K.C_HOME, K.C_BASE, K.C_MAX_EMPTY, K.C_POSITIONS]]) == (
+            rec.result,
+            len(rec.moves),
+            rec.cards_home,
+            base,
+            rec.max_empty_piles,
+            rec.positions,
+        ), (spec, deal)
+
+
+@pytest.mark.parametrize("game", STUDY)
+@pytest.mark.parametrize("spec", ["greedy", "strategist", "lookahead:depth=2"])
+def test_searching_players_never_return_to_a_position(game, spec):
+    g = Game(game)
+    for deal in range(8):
+        rec = play_choice(parse_player(spec), g.deal(deal), 0, deal)
+        state = g.deal(deal)
+        seen = {state.hash()}
+        for m in rec.moves:
+            state.push(m)
+            assert state.hash() not in seen, (deal, m)
+            seen.add(state.hash())
+        assert rec.positions == len(seen)
+        if rec.result == "gave_up" and len(rec.moves) < 1000:
+            # it gave up only because every legal move leads back to a seen position
+            for m in state.legal_moves:
+                state.push(m)
+                assert state.hash() in seen
+                state.pop()
+
+
+@pytest.mark.parametrize("game", [g.slug for g in GAMES])
+def test_every_game_compiled_equals_python_and_never_repeats(game):
+    """The whole family: reserves, foundations that give cards back, one foundation at a time."""
+    g = Game(game)
+    for spec in ("greedy", "strategist", "random:max_moves=60"):
+        out = chunk_rows(game, spec, [1, 2], seed=9)
+        for k, deal in enumerate((1, 2)):
+            rec = play_choice(parse_player(spec), g.deal(deal, 9), 9, deal)
+            assert (("won", "stuck", "gave_up")[out[k, K.C_RESULT]], out[k, K.C_MOVES], out[k, K.C_POSITIONS], out[k, K.C_MAX_EMPTY]) == (
+                rec.result, len(rec.moves), rec.positions, rec.max_empty_piles)
+            if not spec.startswith("random"):
+                assert rec.positions == len(rec.moves) + 1  # every move reached a new position
+
+
+@pytest.mark.parametrize("game", [g.slug for g in GAMES])
+def test_mobility_counts_exactly_the_legal_moves(game):
+    """The evaluation's move count (its stuck test) agrees with the engine in every game."""
+    g = Game(game)
+    for deal in range(3):
+        state = g.deal(deal)
+        player = RandomPlayer(0, deal)
+        for _ in range(80):
+            empty = sum(1 for p in range(g.rules.n_tableau) if state._s[E.S_HEIGHT + p] == 0)
+            assert K._mobility(state._s, state._r, empty) == len(state.legal_moves)
+            move = player.choose(state)
+            if move is None:
+                break
+            state.push(move)
+
+
+@pytest.mark.parametrize("game", STUDY)
+def test_greedy_plays_a_foundation_move_whenever_one_exists(game):
+    g = Game(game)
+    for deal in range(10):
+        rec = play_choice(parse_player("greedy"), g.deal(deal), 0, deal)
+        state = g.deal(deal)
+        for m in rec.moves:
+            if any(x.to_foundation for x in state.legal_moves):
+                assert m.to_foundation, (deal, m)
+            state.push(m)
+
+
+def _sum_of_depths_rank(state) -> int:
+    pos = state.position()
+    total = [0] * 13
+    for pile in pos.piles:
+        for i, c in enumerate(pile):
+            total[c % 13] += len(pile) - 1 - i
+    return min(range(13), key=lambda r: (total[r], r))
+
+
+def test_strategist_chooses_the_selective_base_from_the_whole_board():
+    g = Game("selective-castle")
+    chosen = 0
+    for deal in range(30):
+        rec = play_choice(parse_player("strategist"), g.deal(deal), 0, deal)
+        if rec.base_rank is not None:
+            chosen += 1
+            assert rec.base_rank == _sum_of_depths_rank(g.deal(deal)), deal
+    assert chosen >= 20  # it does start the foundations on most deals
+
+
+def test_strategist_choose_base_off_founds_whatever_comes_first():
+    g = Game("selective-castle")
+    differs = 0
+    for deal in range(30):
+        rec = play_choice(parse_player("strategist:choose_base=0"), g.deal(deal), 0, deal)
+        differs += rec.base_rank is not None and rec.base_rank != _sum_of_depths_rank(g.deal(deal))
+    assert differs > 0
+
+
+def test_evaluation_terms_on_a_small_board():
+    g = Game("streets-and-alleys")
+    # clubs A-Q home, K of clubs alone on pile 1; hearts, diamonds, spades untouched elsewhere
+    board = "Foundations: C-Q D-0 H-0 S-0\n" + "KC\n" + "\n".join(
+        [" ".join(f"{r}{s}" for r in "KQJT98765432A") for s in "DHS"]
+    ) + "\n:\n:\n:\n:\n"
+    state = g.from_board(board)
+    tb = np.full(4, -1, np.int64)
+    w = np.zeros(K.N_WEIGHTS)
+    w[K.W_HOME] = 1
+    assert K.evaluate(state._s, state._r, w, tb) == 12
+    w[:] = 0
+    w[K.W_EMPTY] = 1
+    assert K.evaluate(state._s, state._r, w, tb) == 4
+    w[:] = 0
+    w[K.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
+    assert K.evaluate(state._s, state._r, w, tb) == 0
+    w[:] = 0
+    w[K.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
+    assert K.evaluate(state._s, state._r, w, tb) == 36
+    w[:] = 0
+    w[K.W_BLOCK] = 1  # nothing lies above a card needed before it
+    assert K.evaluate(state._s, state._r, w, tb) == 0
+    state.push("1-F")
+    assert K.evaluate(state._s, state._r, w, tb) == 0  # still no blockers
+    w[K.W_BALANCE] = 1
+    assert K.evaluate(state._s, state._r, w, tb) == -13
+
+
+def test_a_game_ends_at_the_move_cap_as_given_up():
+    g = Game("streets-and-alleys")
+    rec = play(g.deal(1), RandomPlayer(0, 1), max_moves=5)
+    assert rec.result == "gave_up" and len(rec.moves) == 5
+    out = chunk_rows("streets-and-alleys", "random:max_moves=5", [1])
+    assert out[0, K.C_MOVES] == 5 and out[0, K.C_RESULT] == E.GAVE_UP
+
+
+def test_parameters_parse_validate_and_label():
+    choice = parse_player("lookahead:depth=2, width=4")
+    assert choice.params["depth"] == 2 and choice.params["width"] == 4
+    assert choice.label == "lookahead:depth=2,width=4"
+    assert parse_player("greedy:depth=1").label == "greedy"
+    assert choose_player("strategist", {"balance": 2}).params["balance"] == 2.0
+    for bad in ["nobody", "greedy:foo=1", "greedy:depth=x", "greedy:depth=0", "greedy:depth=1.5", "greedy:depth", "random:max_moves=0"]:
+        with pytest.raises(UnknownPlayerError):
+            parse_player(bad)
+    assert {"random", "greedy", "strategist", "lookahead"} <= set(registry())
+
+
+def test_castle_players_lists_parameters_and_defaults():
+    out = subprocess.run(CASTLE + ["players"], capture_output=True, text=True, check=True).stdout
+    assert "greedy" in out and "depth=1" in out and "lookahead" in out and "depth=3" in out
+    assert "max_moves=1000" in out and "choose_base=1" in out
+
+
+def test_castle_play_with_parameters_and_bad_ones():
+    ok = subprocess.run(CASTLE + ["play", "sa", "3", "--player", "greedy:depth=2"], capture_output=True, text=True)
+    assert ok.returncode == 0 and "cards home" in ok.stdout
+    bad = subprocess.run(CASTLE + ["play", "sa", "3", "--player", "greedy:depht=2"], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "depht" in bad.stderr and "Traceback" not in bad.stderr
+
+
+PLUGIN = '''
+"""A third-party player: always the first legal move to an unseen position."""
+from sim.moves import Move
+
+
+class FirstMove:
+    """First legal move to an unseen position."""
+
+    def __init__(self, seed=0, deal=0, skip=0):
+        self.skip = skip
+        self.seen = set()
+
+    def choose(self, state):
+        self.seen.add(state.hash())
+        moves = list(state.legal_moves)[self.skip:]
+        for m in moves:
+            state.push(m)
+            new = state.hash() not in self.seen
+            state.pop()
+            if new:
+                return m
+        return None
+'''
+
+
+def test_entry_point_players_are_found_listed_played_and_run(tmp_path: Path):
+    (tmp_path / "castle_first.py").write_text(PLUGIN)
+    dist = tmp_path / "castle_first-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: castle-first\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[castle.players]\nfirst = castle_first:FirstMove\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(tmp_path)}
+    listing = subprocess.run(CASTLE + ["players"], capture_output=True, text=True, env=env, check=True).stdout
+    assert "first" in listing and "skip=0" in listing and "[python]" in listing
+    played = subprocess.run(CASTLE + ["play", "bc", "2", "--player", "first:skip=1"], capture_output=True, text=True, env=env)
+    assert played.returncode == 0, played.stderr
+    out = tmp_path / "out"
+    run = subprocess.run(
+        CASTLE + ["run", "--game", "bc", "--player", "first", "--deals", "6", "--chunk-size", "3", "--jobs", "2", "--out", str(out)],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    import pandas as pd
+
+    df = pd.read_parquet(out)
+    assert sorted(df.deal) == list(range(6)) and set(df.player) == {"first"}

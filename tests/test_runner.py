@@ -1,0 +1,221 @@
+"""The batch runner: the dataset, determinism, resume after kill -9, refusal to mix, Dask, bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from sim.experiment import ExperimentError, build, read_toml
+from sim.players import PlayerSpec, RandomPlayer, register
+from sim.runner import BASE_SCHEMA, ENGINE_VERSION, MANIFEST, run
+
+CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
+GAMES = ["streets-and-alleys", "selective-castle"]
+PLAYERS = ["random:max_moves=200", "greedy", "strategist"]
+
+
+def small(**kw):
+    args = dict(games=GAMES, players=PLAYERS, deals=40, chunk_size=15)
+    args.update(kw)
+    return build({}, **args)
+
+
+def rows(out: Path) -> pd.DataFrame:
+    df = pd.read_parquet(out)
+    df["game"] = df["game"].astype(str)
+    df["player"] = df["player"].astype(str)
+    return df.drop(columns="elapsed_us").sort_values(["game", "player", "deal"]).reset_index(drop=True)
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> pd.DataFrame:
+    out = tmp_path_factory.mktemp("ref") / "run"
+    run(small(), out, jobs=1)
+    return rows(out)
+
+
+def test_dataset_layout_schema_and_manifest(tmp_path, reference):
+    out = tmp_path / "run"
+    run(small(), out, jobs=1)
+    df = pd.read_parquet(out)
+    assert list(df.columns) == BASE_SCHEMA.names
+    assert len(df) == len(GAMES) * len(PLAYERS) * 40
+    assert not df.duplicated(["game", "player", "deal"]).any()
+    assert set(df.result) <= {"won", "stuck", "gave_up"} and (df.won == (df.result == "won")).all()
+    assert (df.engine_version == ENGINE_VERSION).all() and (df.rules_version == 1).all()
+    assert df.loc[df.game == "streets-and-alleys", "base_rank"].isna().all()
+    assert df.loc[df.game == "selective-castle", "base_rank"].notna().any()
+    assert (df.elapsed_us >= 0).all() and df.cards_home.between(0, 52).all()
+    parts = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.parquet"))
+    assert "game=streets-and-alleys/player=greedy/part-0-14.parquet" in parts
+    assert "game=selective-castle/player=random%3Amax_moves%3D200/part-30-39.parquet" in parts
+    import json
+
+    manifest = json.loads((out / MANIFEST).read_text())
+    assert manifest["experiment"]["deal_range"] == [0, 40] and manifest["finished"]
+    assert {"package_version", "git_commit", "started"} <= set(manifest)
+
+
+def test_rows_are_the_same_whatever_jobs_and_chunk_size(tmp_path, reference):
+    out = tmp_path / "run"
+    run(small(chunk_size=7), out, jobs=2)
+    pd.testing.assert_frame_equal(rows(out), reference)
+
+
+def test_dask_local_cluster_gives_the_same_rows(tmp_path, reference):
+    pytest.importorskip("distributed")
+    out = tmp_path / "run"
+    run(small(chunk_size=20), out, jobs=2, backend="dask")  # the runner starts its own LocalCluster
+    pd.testing.assert_frame_equal(rows(out), reference)
+
+
+def test_dask_scheduler_address_gives_the_same_rows(tmp_path, reference):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        out = tmp_path / "run"
+        run(small(chunk_size=9), out, jobs=2, backend="dask", scheduler=cluster.scheduler_address)
+        pd.testing.assert_frame_equal(rows(out), reference)
+
+
+def test_resume_after_kill_9_completes_every_deal_exactly_once(tmp_path):
+    out = tmp_path / "run"
+    cmd = CASTLE + ["run", "--game", "sa", "--player", "lookahead:depth=2", "--player", "random", "--deals", "600",
+                    "--chunk-size", "20", "--out", str(out), "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(list(out.rglob("part-*.parquet"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    done = len(list(out.rglob("part-*.parquet")))
+    assert 3 <= done < 60, "the kill should land mid-run"
+    # a crash may also leave a half-written temporary: the resumed run must ignore and clear it
+    (next(out.rglob("player=random")) / ".part-0-19.parquet.99999.tmp").write_bytes(b"half a file")
+    again = subprocess.run(cmd, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert f"{done} of 60 chunks already there" in again.stdout
+    df = pd.read_parquet(out)
+    assert len(df) == 1200 and not df.duplicated(["player", "deal"]).any()
+    assert not list(out.rglob("*.tmp"))
+    fresh = tmp_path / "fresh"
+    subprocess.run(cmd[:-3] + ["--out", str(fresh), "--no-progress"], check=True, capture_output=True)
+    pd.testing.assert_frame_equal(rows(out), rows(fresh))
+
+
+def test_a_different_experiment_is_refused_and_nothing_is_touched(tmp_path):
+    out = tmp_path / "run"
+    run(small(deals=10), out, jobs=1)
+    before = files(out)
+    for other in (small(deals=12), small(deals=10, players=["greedy"]), small(deals=10, seed=5), small(deals=10, chunk_size=5)):
+        with pytest.raises(ExperimentError, match="different experiment"):
+            run(other, out, jobs=1)
+    assert files(out) == before
+    # the same experiment again is a no-op resume
+    summary = run(small(deals=10), out, jobs=1)
+    assert summary.deals_played == 0 and summary.chunks_skipped == summary.chunks
+
+
+def test_a_foreign_directory_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ExperimentError, match="not empty"):
+        run(small(deals=5), tmp_path, jobs=1)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_python_player_with_its_own_columns(tmp_path):
+    """A player that plays whole deals itself (like the solver) adds its columns; others get nulls."""
+
+    def whole_deal(state, seed, deal, max_moves):
+        from sim.players import play
+
+        rec = play(state, RandomPlayer(seed, deal), max_moves)
+        rec.extra["nodes"] = deal * 10
+        return rec
+
+    register(PlayerSpec("test-whole", "test", (), None, play_deal=whole_deal, extra_columns=(("nodes", "int64"),)))
+    register(PlayerSpec("test-pyrandom", "test", (), RandomPlayer))
+    exp = build({}, games=["bc"], players=["random:max_moves=150", "test-whole:max_moves=150", "test-pyrandom:max_moves=150"], deals=12, chunk_size=5)
+    run(exp, tmp_path / "run", jobs=2)
+    df = rows(tmp_path / "run")
+    whole = df[df.player.str.startswith("test-whole")]
+    assert list(whole.nodes) == [d * 10 for d in range(12)]
+    assert df.loc[df.player.str.startswith("random"), "nodes"].isna().all()
+    # the compiled random player and its Python loop give the same games
+    cols = ["deal", "result", "moves", "cards_home", "max_empty_piles", "positions"]
+    for label in ("test-whole:max_moves=150", "test-pyrandom:max_moves=150"):
+        a = df[df.player == label][cols].reset_index(drop=True)
+        b = df[df.player == "random:max_moves=150"][cols].reset_index(drop=True)
+        pd.testing.assert_frame_equal(a, b)
+
+
+def test_experiment_file_and_flag_overrides(tmp_path):
+    f = tmp_path / "e.toml"
+    f.write_text('name = "e"\nseed = 4\ndeal_range = "10:30"\ngames = ["bc"]\n[[players]]\nname = "lookahead"\ndepth = 2\nwidth = 3\n')
+    exp = build(read_toml(f))
+    assert (exp.name, exp.seed, exp.first, exp.end) == ("e", 4, 10, 30)
+    assert exp.players[0].label == "lookahead:depth=2,width=3"
+    exp = build(read_toml(f), deals=5, players=["greedy"], seed=1)
+    assert (exp.first, exp.end, exp.seed, exp.players[0].label) == (0, 5, 1, "greedy")
+    default = build(read_toml(Path(__file__).parents[1] / "experiments" / "default.toml"))
+    assert {p.name for p in default.players} == {"random", "greedy", "strategist", "lookahead"} and len(default.games) == 3
+
+
+BAD = [
+    (["--game", "nowhere", "--deals", "3"], "unknown game"),
+    (["--player", "nobody", "--deals", "3"], "unknown player"),
+    (["--player", "greedy:depht=2", "--deals", "3"], "no parameter"),
+    (["--deals", "0"], "must be positive"),
+    (["--deals", "-4"], "must be positive"),
+    (["--deal-range", "9:3"], "holds no deals"),
+    (["--deals", "3", "--jobs", "0"], "--jobs"),
+    (["--deals", "3", "--backend", "spark"], "unknown backend"),
+]
+
+
+@pytest.mark.parametrize("args,message", BAD)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    out = tmp_path / "out"
+    p = subprocess.run(CASTLE + ["run", "--out", str(out)] + args, capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.count("\n") == 1 and message in p.stderr and "Traceback" not in p.stderr
+    assert not out.exists()
+
+
+def test_bad_files_and_unwritable_output(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text("games = [\n")
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("gmaes = ['bc']\n")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    cases = [
+        ([str(broken)], "not valid TOML"),
+        ([str(unknown)], "unknown experiment field"),
+        ([str(tmp_path / "missing.toml")], "no experiment file"),
+        (["--deals", "2", "--out", str(blocker / "sub")], "cannot write"),
+        (["--deals", "2", "--out", str(blocker)], "not a directory"),
+    ]
+    for args, message in cases:
+        p = subprocess.run(CASTLE + ["run"] + args, capture_output=True, text=True, cwd=tmp_path)
+        assert p.returncode == 2, (args, p.stderr)
+        assert p.stderr.count("\n") == 1 and message in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert blocker.read_text() == "x"
+    # refusing to mix, through the command line
+    out = tmp_path / "out"
+    ok = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "4", "--out", str(out)], capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
+    before = files(out)
+    p = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "random", "--deals", "4", "--out", str(out)], capture_output=True, text=True)
+    assert p.returncode == 2 and "different experiment" in p.stderr and p.stderr.count("\n") == 1
+    assert files(out) == before
