@@ -108,3 +108,18 @@ def test_report_with_one_game_says_what_is_missing(tmp_path):
     text = build_report(data, tmp_path / "report").read_text()
     assert "Selective Castle is not in this dataset" in text
     assert "cannot be made here" in text
+
+
+def test_report_of_a_real_run(tmp_path):
+    """The runner's own dataset (dictionary-typed game/player, _manifest.json) reads and reports."""
+    from sim.experiment import build
+    from sim.runner import run
+
+    out = tmp_path / "run"
+    run(build({}, games=["selective-castle", "streets-and-alleys"], players=["greedy"], deals=60, chunk_size=30), out, jobs=1)
+    df = load_results(out)
+    assert len(df) == 120 and set(df.player) == {"greedy"}
+    assert load_manifest(out)  # _manifest.json
+    text = build_report(out, tmp_path / "report").read_text()
+    assert "Beleaguered Castle is not in this dataset" in text
+    assert "paired difference" in text

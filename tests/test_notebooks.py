@@ -1,4 +1,9 @@
-"""Every notebook runs top to bottom on a small dataset made in the test run."""
+"""Every notebook runs top to bottom on small datasets made in the test run.
+
+One dataset comes from the real runner (the three games, two players), the
+other is synthetic and carries the solver's columns (``nodes``,
+``bases_won``), so every branch of the notebooks executes.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +16,17 @@ from analysis.notebooks import NOTEBOOKS, execute
 from synthetic import write_dataset
 
 
-@pytest.fixture(scope="module")
-def dataset(tmp_path_factory):
-    return write_dataset(tmp_path_factory.mktemp("nb-results"), deals=150)
+@pytest.fixture(scope="module", params=["runner", "synthetic"])
+def dataset(request, tmp_path_factory):
+    root = tmp_path_factory.mktemp(f"nb-{request.param}")
+    if request.param == "synthetic":
+        return write_dataset(root, deals=150)
+    from sim.experiment import build
+    from sim.runner import run
+
+    games = ["selective-castle", "streets-and-alleys", "beleaguered-castle"]
+    run(build({}, games=games, players=["random:max_moves=300", "greedy"], deals=120, chunk_size=60), root, jobs=1)
+    return root
 
 
 @pytest.mark.parametrize("script", NOTEBOOKS, ids=[s.stem for s in NOTEBOOKS])
