@@ -3,8 +3,8 @@
 The board text is shared with fc-solve and PySol: one pile per line, bottom
 card first, cards as ``AH TD 9C``, and an optional first line
 ``Foundations: H-A C-A D-A S-A`` naming each foundation's top card (``0``
-for an empty one). An empty pile is a line holding only ``-`` (or ``:``, as
-fc-solve writes it).
+for an empty one). An empty pile is a line holding only ``:`` (fc-solve's
+form, which ``format_board`` writes; ``-`` is read too).
 
 >>> pos = parse_board("AH 2C\\nKS\\n", n_piles=2, complete=False)
 >>> pos.piles
@@ -70,7 +70,7 @@ def format_board(pos: Position, foundations_line: bool | None = None) -> str:
             cells.append(f"{SUITS[s]}-{top}")
         lines.append("Foundations: " + " ".join(cells))
     for pile in pos.piles:
-        lines.append(" ".join(card_str(c) for c in pile) if pile else "-")
+        lines.append(" ".join(card_str(c) for c in pile) if pile else ":")
     return "\n".join(lines) + "\n"
 
 

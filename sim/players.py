@@ -306,6 +306,58 @@ def _check_max_moves(params: dict) -> str | None:
     return None
 
 
+def _solver_play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float,
+                      table_size: int, bases: int, max_moves: int) -> "GameRecord":
+    """The exact solver as a player: its verdict, and on a win the solution replayed for the row.
+
+    Extra columns: ``nodes`` searched; with ``bases=1`` (games with a base
+    choice) ``bases_won`` / ``bases_unknown``, 13-bit masks of the base
+    ranks that win / stayed unresolved.
+    """
+    from .solver import solve
+
+    res = solve(Game(state.rules), state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                table_size=table_size, bases=bool(bases) and state.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED)
+    extra: dict[str, Any] = {"nodes": int(res.nodes)}
+    if res.bases is not None:
+        extra["bases_won"] = sum(1 << b for b, r in res.bases.items() if r == "won")
+        extra["bases_unknown"] = sum(1 << b for b, r in res.bases.items() if r == "unknown")
+    seen = {state.hash()}
+    max_empty = _empty_piles(state)
+    for move in res.moves:  # the solution, replayed: base chosen, empty piles, positions
+        state.push(move)
+        seen.add(state.hash())
+        max_empty = max(max_empty, _empty_piles(state))
+    base = state.base_rank if res.moves and state.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED else None
+    return GameRecord(res.result, list(res.moves), state.cards_home, base, max_empty, len(seen), extra)
+
+
+def _check_solver(values: dict) -> str | None:
+    if values["budget_nodes"] < 1 or values["budget_seconds"] <= 0:
+        return "budget_nodes >= 1 and budget_seconds > 0 are needed"
+    size = values["table_size"]
+    if size < 1024 or size & (size - 1):
+        return f"table_size must be a power of two of at least 1024, not {size}"
+    if values["bases"] not in (0, 1):
+        return "bases must be 0 or 1"
+    return None
+
+
+SOLVER_SPEC = PlayerSpec(
+    "solver",
+    "The exact solver: won (with a replayed solution), lost (proved) or unknown (budget spent).",
+    (
+        Param("budget_nodes", 50_000_000, "nodes searched at most per deal"),
+        Param("budget_seconds", 60.0, "seconds at most per deal"),
+        Param("table_size", 1 << 26, "transposition table capacity (keys; 8 bytes each)"),
+        Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)"),
+    ),
+    play_deal=_solver_play_deal,
+    extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16")),
+    check=_check_solver,
+)
+
+
 BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (
     PlayerSpec("random", RandomPlayer.__doc__.strip(), (), RandomPlayer, K.RANDOM, RandomPlayer.SALT),
     PlayerSpec(
@@ -348,6 +400,7 @@ BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (
         LookaheadPlayer.SALT,
         check=_check_search,
     ),
+    SOLVER_SPEC,
 )
 
 #: name -> spec; entry-point players are added on first lookup (see :func:`registry`)

@@ -1,0 +1,76 @@
+"""Our solver against Freecell Solver on the same boards, one after the other.
+
+For each deal, fc-solve (``-to 01ABCDE``, capped at ``--cap`` seconds) runs
+first, then ours with the same cap as its time budget. Prints the issue's
+table: total time ratio ours/fc-solve, boards each leaves unresolved, nodes
+(fc-solve: states) per second, the slowest deal of each, and any deal where
+both resolved and disagree. ``--csv`` keeps the per-deal rows.
+
+    python benchmarks/bench_solver.py --game bc --deals 200 --cap 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+
+from sim import fcsolve
+from sim.game import Game
+from sim.solver import DEFAULT_BUDGET_NODES, solve
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="beleaguered-castle")
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--start", type=int, default=1, help="first deal id")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cap", type=float, default=60.0, help="seconds per board for each solver")
+    ap.add_argument("--csv", help="write per-deal rows here")
+    args = ap.parse_args(argv)
+    if not fcsolve.available():
+        print("bench_solver: fc-solve is not installed (apt-get install freecell-solver-bin)", file=sys.stderr)
+        return 2
+    game = Game(args.game)
+    if game.rules.slug not in fcsolve.PRESETS:
+        print(f"bench_solver: fc-solve has no preset for {game.rules.slug}", file=sys.stderr)
+        return 2
+    solve(game, game.deal(0, args.seed), budget_nodes=1000)  # load the compiled kernels before timing
+    rows = []
+    for deal in range(args.start, args.start + args.deals):
+        state = game.deal(deal, args.seed)
+        fc = fcsolve.run(state, timeout=args.cap)
+        ours = solve(game, state, budget_nodes=DEFAULT_BUDGET_NODES * 100, budget_seconds=args.cap)
+        rows.append(dict(deal=deal, fc=fc.result, fc_seconds=fc.seconds, fc_states=fc.states or 0,
+                         ours=ours.result, ours_seconds=ours.seconds, ours_nodes=ours.nodes))
+        print(f"{deal:>6} fc-solve {fc.result:<7} {fc.seconds:7.2f}s   ours {ours.result:<7} {ours.seconds:7.2f}s "
+              f"{ours.nodes:>11,} nodes", flush=True)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+    fc_t = sum(r["fc_seconds"] for r in rows)
+    our_t = sum(r["ours_seconds"] for r in rows)
+    fc_states_t = sum(r["fc_seconds"] for r in rows if r["fc_states"])
+    disagree = [r["deal"] for r in rows if "unknown" not in (r["fc"], r["ours"]) and r["fc"] != r["ours"]]
+    slow_fc = max(rows, key=lambda r: r["fc_seconds"])
+    slow_ours = max(rows, key=lambda r: r["ours_seconds"])
+    print(f"\n{game.rules.name}: {len(rows)} boards (deals {args.start}..{args.start + len(rows) - 1}, seed {args.seed}), cap {args.cap:g} s")
+    print(f"{'':<22}{'fc-solve':>14}{'ours':>14}")
+    print(f"{'total seconds':<22}{fc_t:>14.1f}{our_t:>14.1f}")
+    print(f"{'won / lost / unknown':<22}" + "".join(
+        f"{'/'.join(str(sum(r[k] == v for r in rows)) for v in ('won', 'lost', 'unknown')):>14}" for k in ("fc", "ours")))
+    print(f"{'positions per second':<22}{sum(r['fc_states'] for r in rows) / max(fc_states_t, 1e-9):>14,.0f}"
+          f"{sum(r['ours_nodes'] for r in rows) / max(our_t, 1e-9):>14,.0f}")
+    slow_fc_txt = f"{slow_fc['deal']} ({slow_fc['fc_seconds']:.1f}s)"
+    slow_ours_txt = f"{slow_ours['deal']} ({slow_ours['ours_seconds']:.1f}s)"
+    print(f"{'slowest deal':<22}{slow_fc_txt:>14}{slow_ours_txt:>14}")
+    print(f"time ratio ours/fc-solve: {our_t / max(fc_t, 1e-9):.3f}")
+    print(f"disagreements (both resolved): {disagree or 'none'}")
+    return 1 if disagree else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

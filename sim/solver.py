@@ -1,0 +1,282 @@
+"""Is this deal winnable? The exact solver's Python face.
+
+:func:`solve` answers ``won`` (with the moves), ``lost`` (proved: no move
+sequence wins) or ``unknown`` (a budget ran out). The search itself is the
+compiled depth-first search of :mod:`sim.solver_kernels`; this module
+allocates its buffers, watches the clock between node-budget slices, and
+confirms every win by replaying it in both engines.
+
+Every game is searched in rounds whose node budgets grow (x3 a round), each
+round a fresh search in a different move order: search effort on winnable
+deals is heavy-tailed in the move order, so several short searches find
+most wins sooner than one long one, while a proof of loss (one exhaustive
+round, in any order) costs at most 1.5 times a single search.
+
+Selective Castle is solved as its 13 fixed-base problems (a position before
+any foundation move is the same in all of them; base ``b`` means the first
+card founded has rank ``b``), tried shallowest base cards first in the
+same rounds: one winning base settles the deal, and
+"lost" needs all thirteen proved lost. A single search whose first
+foundation move picks the base gets lost in the subtree of whichever base it
+tries first (``shared/ANCHORS.md``).
+
+>>> from sim.game import Game
+>>> result = solve(Game("beleaguered-castle"), Game("beleaguered-castle").deal(3))
+>>> result.result in ("won", "lost")
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import engine as E
+from . import reference
+from . import solver_kernels as K
+from .board import Position
+from .deals import DEFAULT_SEED
+from .game import Game, State
+from .moves import Move
+from .rules import FoundationBase
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+DEFAULT_BUDGET_NODES = 50_000_000
+DEFAULT_BUDGET_SECONDS = 60.0
+DEFAULT_TABLE_SIZE = 1 << 26  #: at most 64M keys = 512 MB (the table starts small and grows)
+FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
+MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
+LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
+SLICE_NODES = 200_000  #: nodes between clock checks
+FIRST_ROUND_NODES = 20_000  #: per-problem budget of the first round
+ROUND_GROWTH = 3  #: the budget grows this much a round
+
+
+class ReplayError(AssertionError):
+    """A win the solver reported did not replay to 52 cards home: a solver or engine bug."""
+
+
+@dataclass
+class SolveResult:
+    """The verdict, the winning moves (empty unless won), effort spent, and per-base verdicts."""
+
+    result: str
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    bases: dict[int, str] | None = None
+
+    def to_dict(self) -> dict:
+        d = {"result": self.result, "moves": [str(m) for m in self.moves], "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+        if self.bases is not None:
+            d["bases"] = {"A23456789TJQK"[b]: v for b, v in sorted(self.bases.items())}
+        return d
+
+
+class _Search:
+    """One resumable search: the kernel's arrays and its context."""
+
+    FIRST_TABLE = 1 << 16
+
+    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0):
+        self.r = r
+        self.s = s.copy()
+        self.table_size = table_size
+        self.table = np.zeros(min(self.FIRST_TABLE, table_size), np.uint64)
+        self.ph = np.zeros(E.MAX_PILES, np.uint64)
+        self.kids = np.empty(FIRST_DEPTH * 8, np.int16)
+        self.kid_off = np.zeros(FIRST_DEPTH, np.int32)
+        self.kid_n = np.zeros(FIRST_DEPTH, np.int16)
+        self.kid_i = np.zeros(FIRST_DEPTH, np.int16)
+        self.tokens = np.zeros(FIRST_DEPTH, np.int32)
+        self.ctx = np.zeros(K.CTX_SIZE, np.int64)
+        self.ctx[K.C_ORDER] = order
+        self.prune = prune
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctx[K.C_NODES])
+
+    @property
+    def status(self) -> int:
+        return int(self.ctx[K.C_STATUS])
+
+    def run(self, pause_at: int) -> int:
+        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow."""
+        while True:
+            status = int(
+                K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n, self.kid_i,
+                         self.tokens, self.ctx, pause_at, int(self.table.shape[0] * LOAD_LIMIT), self.prune)
+            )
+            if status == K.TABLE_FULL and self.table.shape[0] < self.table_size:
+                bigger = np.zeros(self.table.shape[0] * 2, np.uint64)
+                K.rehash(self.table, bigger)
+                self.table = bigger
+            elif status == K.TOO_DEEP and self.tokens.shape[0] < MAX_DEPTH:
+                self._grow_stack()
+            else:
+                return status
+            self.ctx[K.C_STATUS] = K.PAUSED
+
+    def _grow_stack(self) -> None:
+        """Double the path arrays (depth-first paths can run to millions of moves)."""
+        d = self.tokens.shape[0]
+        for name in ("kid_off", "kid_n", "kid_i", "tokens"):
+            old = getattr(self, name)
+            new = np.zeros(2 * d, old.dtype)
+            new[:d] = old
+            setattr(self, name, new)
+        if self.kids.shape[0] < 8 * 2 * d:
+            kids = np.empty(max(2 * self.kids.shape[0], 16 * d), np.int16)
+            kids[: self.kids.shape[0]] = self.kids
+            self.kids = kids
+
+    def moves(self) -> list[Move]:
+        return [Move.from_action(int(t) & 255) for t in self.tokens[: self.ctx[K.C_DEPTH]]]
+
+
+def _check_table_size(table_size: int) -> None:
+    if table_size < 1024 or table_size & (table_size - 1):
+        raise ValueError(f"table size must be a power of two of at least 1024, not {table_size}")
+
+
+def _run_until(search: _Search, node_limit: int, deadline: float) -> str | None:
+    """Resume ``search`` in slices until a verdict, ``node_limit`` nodes or ``deadline``; None if unresolved."""
+    while True:
+        pause = min(node_limit, search.nodes + SLICE_NODES)
+        status = search.run(pause)
+        if status == K.WON:
+            return WON
+        if status == K.LOST:
+            return LOST
+        if status != K.PAUSED or search.nodes >= node_limit or time.perf_counter() >= deadline:
+            return None
+
+
+def _fixed_base_problems(game: Game, s: np.ndarray) -> list[int] | None:
+    """The base ranks to try, shallowest first, if the base is still to choose; else None."""
+    if game.rules.foundation_base != FoundationBase.FIRST_CARD_SHARED:
+        return None
+    if s[E.S_BASE] >= 0 or int(E.cards_home(s)) > 0:
+        return None
+    depth = np.zeros(13, np.int64)
+    K.base_card_depths(s, game.rules_array, depth)
+    return sorted(range(13), key=lambda b: (int(depth[b]), b))
+
+
+def _with_base(s: np.ndarray, base: int) -> np.ndarray:
+    t = s.copy()
+    t[E.S_BASE : E.S_BASE + 4] = base
+    return t
+
+
+def solve(
+    game: Game | str,
+    state_or_position: State | Position,
+    budget_nodes: int = DEFAULT_BUDGET_NODES,
+    budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+    table_size: int = DEFAULT_TABLE_SIZE,
+    prune: int = K.PRUNE_ALL,
+    bases: bool = False,
+) -> SolveResult:
+    """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
+
+    ``budget_nodes`` and ``budget_seconds`` bound the whole call (all bases
+    together); ``table_size`` is the transposition table's slot count (a
+    power of two, 8 bytes each); ``prune`` the bits of
+    :mod:`sim.solver_kernels`' pruning switches. ``bases=True`` (games whose
+    base is chosen) solves every base rank and reports each verdict.
+    """
+    game = Game(game) if isinstance(game, str) else game
+    if isinstance(state_or_position, State):
+        s = state_or_position._s.copy()
+    else:
+        s = State.from_position(game.rules, state_or_position)._s.copy()
+    start = time.perf_counter()
+    deadline = start + budget_seconds
+    _check_table_size(table_size)
+    order = _fixed_base_problems(game, s)
+    if order is None:
+        if bases:
+            raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
+        problems = {None: s}
+    else:
+        problems = {b: _with_base(s, b) for b in order}
+    result = _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, bases)
+    result.seconds = time.perf_counter() - start
+    if result.result == WON:
+        _confirm(game, s, result.moves)
+    return result
+
+
+def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all_problems) -> SolveResult:
+    """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
+
+    Search times of won deals are heavy-tailed in the move order, so short
+    searches in several orders find most wins far sooner than one long one;
+    a proof of loss needs one exhaustive round, which costs at most
+    ``ROUND_GROWTH / (ROUND_GROWTH - 1)`` times a single search. ``problems``
+    maps a key (a base rank, or None) to a start state; any won problem
+    settles the deal, "lost" needs every problem lost.
+    """
+    verdicts = {key: UNKNOWN for key in problems}
+    spent = 0
+    moves: list[Move] = []
+    per_problem = FIRST_ROUND_NODES
+    round_no = 0
+    while True:
+        open_keys = [key for key in problems if verdicts[key] == UNKNOWN]
+        if not open_keys:
+            break
+        for key in open_keys:
+            left = budget_nodes - spent
+            if left <= 0 or time.perf_counter() >= deadline:
+                break
+            limit = min(per_problem, left)
+            search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
+            verdict = _run_until(search, limit, deadline)
+            spent += search.nodes
+            if verdict is not None:
+                verdicts[key] = verdict
+            if verdict == WON and not moves:
+                moves = search.moves()
+                if not all_problems:
+                    return SolveResult(WON, moves, spent)
+            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP):
+                verdicts[key] = UNKNOWN + "!"  # cannot be settled with this table: do not retry
+        if budget_nodes - spent <= 0 or time.perf_counter() >= deadline:
+            break
+        per_problem *= ROUND_GROWTH
+        round_no += 1
+    final = {key: (v if v in (WON, LOST) else UNKNOWN) for key, v in verdicts.items()}
+    if WON in final.values():
+        overall = WON
+    elif all(v == LOST for v in final.values()):
+        overall = LOST
+    else:
+        overall = UNKNOWN
+    return SolveResult(overall, moves if overall == WON else [], spent, bases=final if all_problems else None)
+
+
+def _confirm(game: Game, s: np.ndarray, moves: list[Move]) -> None:
+    """Replay a win in the compiled engine and in the reference engine; raise on any mismatch."""
+    state = State(game.rules, s.copy())
+    pos = state.position()
+    for i, m in enumerate(moves):
+        try:
+            state.push(m)
+            pos = reference.play(game.rules, pos, m)
+        except ValueError as e:
+            raise ReplayError(f"move {i + 1} ({m}) of the solver's win does not replay: {e}") from None
+        if pos.key() != state.position().key():
+            raise ReplayError(f"engines disagree after move {i + 1} ({m})")
+    if not (state.is_won() and reference.is_won(pos)):
+        raise ReplayError(f"the solver's win ends with {state.cards_home}/52 cards home")
+
+
+def solve_deal(game: Game | str, seed: int = DEFAULT_SEED, deal: int | str = 0, **params) -> SolveResult:
+    """Solve deal ``deal`` of seed ``seed``: the function the runner wraps as the player ``solver``."""
+    game = Game(game) if isinstance(game, str) else game
+    return solve(game, game.deal(deal, seed), **params)

@@ -1,0 +1,375 @@
+"""The solver's compiled core: a resumable depth-first search with undo.
+
+The search keeps its whole stack in arrays owned by the caller (a
+:class:`SearchBuffers`), so :func:`search` can stop after a node budget and
+be resumed from Python, which checks the clock between calls (numba has no
+clock). Positions are remembered in a fixed-size open-addressing table of
+their canonical 64-bit hashes (the same hash as :func:`sim.engine.position_hash`,
+kept incrementally); a full table ends the search as "unknown", never as a
+wrong verdict. The pruning rules and their proofs are in ``sim/pruning.md``;
+each has a bit in ``prune``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import engine as E
+from .moves import FOUNDATION, N_ACTIONS, N_TARGETS
+
+# pruning switches (bits of ``prune``)
+PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
+PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile
+PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a sibling
+PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL
+
+# search status (ctx[C_STATUS])
+RUNNING = 0
+WON = 1
+LOST = 2  #: every reachable position seen: proved lost
+PAUSED = 3  #: node budget of this call spent; call again to resume
+TABLE_FULL = 4  #: the transposition table reached its load limit
+TOO_DEEP = 5  #: the path would outgrow the stack (nothing lost: grow it and resume)
+
+# ctx fields
+C_DEPTH = 0
+C_NODES = 1
+C_STATUS = 2
+C_STORED = 3
+C_STARTED = 4
+C_ORDER = 5  #: 0: the heuristic order; k > 0: the same, shuffled by k (for restarts)
+CTX_SIZE = 8
+
+MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
+
+
+@njit(cache=True, inline="always")
+def _hash(ph, s, r):
+    """:func:`sim.engine.position_hash` from the per-pile keys (reserves salted as there)."""
+    h = np.uint64(0)
+    n_piles = r[E.R_NPILES]
+    n_tab = n_piles - r[E.R_RESERVES]
+    for p in range(n_piles):
+        if p < n_tab:
+            h += E._mix(ph[p])
+        else:
+            h += E._mix(ph[p] ^ np.uint64(0x5A5A5A5A5A5A5A5A))
+    for f in range(4):
+        h ^= E.Z_FOUND[f, s[E.S_FOUND + f]] ^ E.Z_BASE[f, s[E.S_BASE + f] + 1]
+    return h
+
+
+@njit(cache=True)
+def _pile_hashes(s, n_piles, ph):
+    for p in range(n_piles):
+        ph[p] = E.pile_hash(s, p)
+
+
+@njit(cache=True, inline="always")
+def _apply(s, r, ph, action):
+    """Engine apply that also keeps the per-pile Zobrist keys."""
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src < E.MAX_PILES:  # a foundation source changes no pile key (its count is in _hash)
+        h = s[E.S_HEIGHT + src] - 1
+        card = s[E.S_CARDS + src * E.CAP + h]
+        ph[src] ^= E.Z_PILE[h, card]
+    else:
+        f = src - E.MAX_PILES
+        card = f * 13 + (s[E.S_BASE + f] + s[E.S_FOUND + f] - 1) % 13
+    if dst != FOUNDATION:
+        ph[dst] ^= E.Z_PILE[s[E.S_HEIGHT + dst], card]
+    return E.apply(s, r, action)
+
+
+@njit(cache=True, inline="always")
+def _undo(s, r, ph, token):
+    E.undo(s, r, token)
+    action = token & 255
+    card = (token >> 8) & 63
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src < E.MAX_PILES:
+        ph[src] ^= E.Z_PILE[s[E.S_HEIGHT + src] - 1, card]
+    if dst != FOUNDATION:
+        ph[dst] ^= E.Z_PILE[s[E.S_HEIGHT + dst], card]
+
+
+@njit(cache=True, inline="always")
+def _tt_insert(tt, key):
+    """Insert ``key``; True if it was new. Linear probing, 0 marks a free slot."""
+    if key == np.uint64(0):
+        key = np.uint64(1)
+    mask = np.uint64(tt.shape[0] - 1)
+    i = key & mask
+    while True:
+        k = tt[i]
+        if k == key:
+            return False
+        if k == np.uint64(0):
+            tt[i] = key
+            return True
+        i = (i + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def is_safe_home(s, r, card):
+    """Is sending ``card`` (which its foundation accepts) home provably safe?
+
+    Only for tableaus that build down regardless of suit, once its
+    foundation's base is known: safe when no card that could ever be placed
+    on ``card`` is still out (every card of the rank below is home, or no
+    rank is below: an Ace without tableau wrap). Proof in ``sim/pruning.md``.
+    """
+    if r[E.R_TDIR] != 0 or r[E.R_TSUIT] != 0:
+        return False
+    if s[E.S_BASE + card // 13] < 0:
+        return False
+    rank = card % 13
+    if rank == 0:
+        if r[E.R_TWRAP] == 0:
+            return True
+        pred = 12
+    else:
+        pred = rank - 1
+    for f in range(4):
+        base = s[E.S_BASE + f]
+        if base < 0:
+            return False
+        if (pred - base + 13) % 13 >= s[E.S_FOUND + f]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def fast_moves(s, r, out, top_rank):
+    """The legal actions (any order) where the tableau builds down regardless of suit.
+
+    The same set as :func:`sim.engine.legal_actions` (a test holds them equal),
+    found by rank lookup instead of asking every pair of piles; ``top_rank`` is scratch.
+    """
+    n_piles = r[E.R_NPILES]
+    wrap = r[E.R_TWRAP] != 0
+    empty_ok = r[E.R_EMPTY] == 0
+    for p in range(n_piles):
+        h = s[E.S_HEIGHT + p]
+        top_rank[p] = -1 if h == 0 else s[E.S_CARDS + p * E.CAP + h - 1] % 13
+    n = 0
+    for src in range(n_piles):
+        q = top_rank[src]
+        if q < 0:
+            continue
+        card = s[E.S_CARDS + src * E.CAP + s[E.S_HEIGHT + src] - 1]
+        want = q + 1
+        if want == 13:
+            want = 0 if wrap else -2
+        for dst in range(n_piles):
+            if dst == src:
+                continue
+            tr = top_rank[dst]
+            if tr == want or (tr < 0 and empty_ok):
+                out[n] = src * N_TARGETS + dst
+                n += 1
+        suit = card // 13
+        f = s[E.S_FOUND + suit]
+        if f < 13:
+            base = s[E.S_BASE + suit]
+            if base < 0:
+                ok = True
+            else:
+                nxt = base + f
+                ok = nxt < 13 or r[E.R_FWRAP] != 0
+                if nxt >= 13:
+                    nxt -= 13
+                ok = ok and q == nxt
+            if ok:
+                out[n] = src * N_TARGETS + FOUNDATION
+                n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def order_weight(order):
+    """How strongly restart ``order`` shuffles the heuristic: odd orders a little, even ones a lot."""
+    return 4 if order % 2 == 1 else 64
+
+
+@njit(cache=True)
+def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, scores, order):
+    """Write the children of the current position, in search order, at ``kids[off:]``; return how many."""
+    n_piles = r[E.R_NPILES]
+    n_tab = n_piles - r[E.R_RESERVES]
+    if (r[E.R_TDIR] == 0 and r[E.R_TSUIT] == 0 and r[E.R_RESERVES] == 0
+            and r[E.R_FOUND_TO_TAB] == 0 and r[E.R_ONE_AT_A_TIME] == 0):
+        n = fast_moves(s, r, buf, need)
+    else:
+        n = E.legal_actions(s, r, buf)
+    # a provably safe foundation move is the only child
+    if prune & PRUNE_SAFE_FOUNDATION:
+        for i in range(n):
+            a = buf[i]
+            if a % N_TARGETS == FOUNDATION:
+                src = a // N_TARGETS
+                card = s[E.S_CARDS + src * E.CAP + s[E.S_HEIGHT + src] - 1]
+                if is_safe_home(s, r, card):
+                    kids[off] = a
+                    return 1
+    # the card the previous move put on a pile (-1: none)
+    moved_pile = -1
+    if has_prev and (prune & PRUNE_SAME_CARD):
+        pa = prev_token & 255
+        if pa % N_TARGETS != FOUNDATION:
+            moved_pile = pa % N_TARGETS
+    # how deep each pile's shallowest next-needed card lies (52: none)
+    for p in range(n_piles):
+        h = s[E.S_HEIGHT + p]
+        need[p] = 52
+        for i in range(h - 1, -1, -1):
+            c = s[E.S_CARDS + p * E.CAP + i]
+            f = c // 13
+            base = s[E.S_BASE + f]
+            if base >= 0 and s[E.S_FOUND + f] < 13 and (base + s[E.S_FOUND + f]) % 13 == c % 13:
+                need[p] = h - 1 - i
+                break
+    # order: foundation moves; moves onto cards, from piles whose needed card
+    # is shallowest and onto piles whose needed card is deepest; moves to empty piles
+    k = 0
+    for i in range(n):
+        a = buf[i]
+        src = a // N_TARGETS
+        dst = a % N_TARGETS
+        if src == moved_pile:
+            continue
+        if dst == FOUNDATION:
+            score = 0
+        elif s[E.S_HEIGHT + dst] == 0:
+            if prune & PRUNE_CANONICAL:
+                if src < n_tab and s[E.S_HEIGHT + src] == 1:
+                    continue  # a lone tableau card to an empty pile: the same position
+                first_empty = -1
+                for p in range(n_tab):  # reserves are never targets
+                    if p != src and s[E.S_HEIGHT + p] == 0:
+                        first_empty = p
+                        break
+                if dst != first_empty:
+                    continue  # all empty piles are alike: keep one
+            score = 10000 + need[src] * 64
+        else:
+            score = 1000 + need[src] * 64 + 52 - need[dst]
+        if order != 0 and dst != FOUNDATION:
+            score += np.int64((np.uint64(a * 2654435761 + order * 40503) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(58)) * order_weight(order)
+        # insertion sort: stable, few children
+        j = k
+        while j > 0 and scores[j - 1] > score:
+            scores[j] = scores[j - 1]
+            kids[off + j] = kids[off + j - 1]
+            j -= 1
+        scores[j] = score
+        kids[off + j] = a
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, max_stored, prune):
+    """Run (or resume) the depth-first search until won, lost, or a limit.
+
+    ``kids`` is one flat stack of the children of every position on the path
+    (depth ``d``'s at ``kid_off[d]``, ``kid_n[d]`` of them, the next to try
+    ``kid_i[d]``). ``s`` is the live position (left at the end of the path when won);
+    ``tokens[:ctx[C_DEPTH]]`` are the undo tokens of the path. ``max_nodes``
+    is the node count at which to pause; ``max_stored`` the table's load limit.
+    Returns the status (also in ``ctx[C_STATUS]``).
+    """
+    n_piles = r[E.R_NPILES]
+    max_depth = kid_n.shape[0] - 1
+    max_off = kids.shape[0] - MAX_KIDS
+    buf = np.empty(N_ACTIONS, np.int64)
+    need = np.empty(E.MAX_PILES, np.int64)
+    scores = np.empty(MAX_KIDS, np.int64)
+    if ctx[C_STARTED] == 0:
+        ctx[C_STARTED] = 1
+        _pile_hashes(s, n_piles, ph)
+        if E.is_won(s):
+            ctx[C_STATUS] = WON
+            return WON
+        _tt_insert(tt, _hash(ph, s, r))
+        ctx[C_STORED] = 1
+        ctx[C_NODES] = 1
+        kid_off[0] = 0
+        kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, scores, ctx[C_ORDER])
+        kid_i[0] = 0
+        ctx[C_DEPTH] = 0
+    elif ctx[C_STATUS] != PAUSED and ctx[C_STATUS] != TOO_DEEP:
+        return ctx[C_STATUS]
+    ctx[C_STATUS] = RUNNING
+    d = ctx[C_DEPTH]
+    nodes = ctx[C_NODES]
+    stored = ctx[C_STORED]
+    status = RUNNING
+    while True:
+        if kid_i[d] >= kid_n[d]:
+            if d == 0:
+                status = LOST
+                break
+            d -= 1
+            _undo(s, r, ph, tokens[d])
+            continue
+        if d + 1 >= max_depth or kid_off[d] + kid_n[d] > max_off:
+            status = TOO_DEEP  # before the move: the caller may grow the stack and resume
+            break
+        a = kids[kid_off[d] + kid_i[d]]
+        kid_i[d] += 1
+        tok = _apply(s, r, ph, a)
+        if E.is_won(s):
+            tokens[d] = tok
+            d += 1
+            status = WON
+            break
+        if stored >= max_stored:
+            _undo(s, r, ph, tok)
+            kid_i[d] -= 1
+            status = TABLE_FULL
+            break
+        if not _tt_insert(tt, _hash(ph, s, r)):
+            _undo(s, r, ph, tok)
+            continue
+        stored += 1
+        nodes += 1
+        tokens[d] = tok
+        d += 1
+        off = kid_off[d - 1] + kid_n[d - 1]
+        kid_off[d] = off
+        kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, scores, ctx[C_ORDER])
+        kid_i[d] = 0
+        if nodes >= max_nodes:
+            status = PAUSED
+            break
+    ctx[C_DEPTH] = d
+    ctx[C_NODES] = nodes
+    ctx[C_STORED] = stored
+    ctx[C_STATUS] = status
+    return status
+
+
+@njit(cache=True)
+def rehash(old, new):
+    """Move every key of table ``old`` into the larger empty table ``new``."""
+    for i in range(old.shape[0]):
+        if old[i] != np.uint64(0):
+            _tt_insert(new, old[i])
+
+
+@njit(cache=True)
+def base_card_depths(s, r, out):
+    """For each rank b, how many cards lie on top of the four cards of rank b (``out[b]``).
+
+    The order in which the fixed-base problems are tried: shallow bases first.
+    """
+    for b in range(13):
+        out[b] = 0
+    for p in range(r[E.R_NPILES]):
+        h = s[E.S_HEIGHT + p]
+        for i in range(h):
+            out[s[E.S_CARDS + p * E.CAP + i] % 13] += h - 1 - i

@@ -1,0 +1,332 @@
+"""The exact solver: wins replay, pruning never changes a verdict, and it agrees with its peers.
+
+Budgets are small so the file runs in about a minute on two cores; deals a
+budget leaves unresolved are skipped by the comparisons, and each comparison
+asserts that enough deals were resolved for it to mean something.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sim import engine as E
+from sim import fcsolve, reference
+from sim import solver_kernels as K
+from sim.game import Game
+from sim.rules import GAMES
+from sim.moves import Move
+from sim.solver import LOST, UNKNOWN, WON, solve, solve_deal
+
+BC, SA, SC = Game("beleaguered-castle"), Game("streets-and-alleys"), Game("selective-castle")
+QUICK = dict(budget_nodes=300_000, budget_seconds=20)
+
+
+def _replays(game: Game, deal: int, moves) -> bool:
+    """Push the moves into a fresh State and play them in the reference engine: all 52 home?"""
+    state = game.deal(deal)
+    pos = state.position()
+    for m in moves:
+        state.push(m)
+        pos = reference.play(game.rules, pos, m)
+    return state.is_won() and reference.is_won(pos) and pos.key() == state.position().key()
+
+
+@pytest.mark.parametrize("game", [BC, SA, SC], ids=lambda g: g.rules.slug)
+def test_wins_replay_in_both_engines(game):
+    wins = 0
+    for deal in range(1, 13):
+        r = solve_deal(game, 0, deal, **QUICK)
+        assert r.result in (WON, LOST, UNKNOWN)
+        if r.result == WON:
+            wins += 1
+            assert _replays(game, deal, r.moves)
+        else:
+            assert r.moves == []
+    assert wins >= 4
+
+
+def test_position_one_move_from_a_win():
+    rows = ["KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C AC", ":", ":", ":", ":", ":", ":", ":"]
+    state = SA.from_board("Foundations: H-K C-0 D-K S-K\n" + "\n".join(rows))
+    r = solve(SA, state)
+    assert r.result == WON and len(r.moves) == 13 and all(m.to_foundation for m in r.moves)
+
+
+def test_dead_board_is_lost():
+    # Beleaguered Castle whose tops are four Kings and four Threes: no move at all
+    piles = [f"2{s} 4{s} 5{s} 6{s} 7{s} 8{s} K{s}" for s in "CDHS"] + [f"9{s} T{s} J{s} Q{s} 3{s}" for s in "CDHS"]
+    state = BC.from_board("Foundations: H-A C-A D-A S-A\n" + "\n".join(piles))
+    assert len(state.legal_moves) == 0
+    r = solve(BC, state)
+    assert r.result == LOST and r.moves == []
+
+
+def test_lost_after_search():
+    # one free move that leads nowhere: the solver must search, then prove the loss
+    piles = [f"2{s} 4{s} 5{s} 6{s} 7{s} 8{s} K{s}" for s in "CDHS"] + [f"9{s} T{s} J{s} Q{s} 3{s}" for s in "CDH"]
+    piles.append("9S TS JS 3S QS")
+    state = BC.from_board("Foundations: H-A C-A D-A S-A\n" + "\n".join(piles))
+    assert len(state.legal_moves) > 0
+    r = solve(BC, state)
+    assert r.result == LOST and r.nodes > 1
+
+
+def test_tiny_budget_is_unknown_not_a_guess():
+    r = solve_deal(SA, 0, 1, budget_nodes=50)
+    assert r.result == UNKNOWN and r.nodes <= 60
+
+
+@pytest.mark.parametrize("slug", [g.slug for g in GAMES])
+def test_incremental_hash_is_the_engines_canonical_hash(slug):
+    """The table's keys are the engine's ``position_hash`` along random walks, in every game
+    (foundation cards coming back in Castles in Spain, reserves in Castles End included)."""
+    game = Game(slug)
+    rng = np.random.default_rng(11)
+    for deal in range(10):
+        state = game.deal(deal)
+        ph = np.zeros(E.MAX_PILES, np.uint64)
+        K._pile_hashes(state._s, game.rules.n_piles, ph)
+        tokens = []
+        for _ in range(120):
+            actions = state.legal_moves.actions()
+            if len(actions) == 0:
+                break
+            tokens.append(K._apply(state._s, state._r, ph, int(actions[rng.integers(len(actions))])))
+            assert K._hash(ph, state._s, state._r) == E.position_hash(state._s, state._r)
+        while tokens:
+            K._undo(state._s, state._r, ph, tokens.pop())
+            assert K._hash(ph, state._s, state._r) == E.position_hash(state._s, state._r)
+
+
+@pytest.mark.parametrize("game", [BC, SA, SC, Game("selective-castle-independent"), Game("citadel"), Game("bakers-dozen")],
+                         ids=lambda g: g.rules.slug)
+def test_fast_move_generator_matches_the_engine(game):
+    """The solver's rank-lookup move generator finds exactly the engine's legal moves."""
+    rng = np.random.default_rng(5)
+    a, b = np.empty(E.N_ACTIONS, np.int64), np.empty(E.N_ACTIONS, np.int64)
+    scratch = np.empty(E.MAX_PILES, np.int64)
+    checked = 0
+    for deal in range(20):
+        state = game.deal(deal)
+        for _ in range(300):
+            n = E.legal_actions(state._s, state._r, a)
+            m = K.fast_moves(state._s, state._r, b, scratch)
+            assert sorted(a[:n]) == sorted(b[:m])
+            checked += 1
+            if n == 0 or state.is_won():
+                break
+            state.push(int(a[rng.integers(n)]))
+    assert checked > 2000
+
+
+def _safe(game: Game, board: str, card: str) -> bool:
+    from sim.cards import parse_card
+
+    state = game.from_board(board)
+    return bool(K.is_safe_home(state._s, state._r, parse_card(card)))
+
+
+def test_safe_foundation_rule_cases():
+    full = ["KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+            "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", ":", ":", ":", ":"]
+    # Beleaguered Castle: Twos are always safe (all Aces home)
+    assert _safe(BC, "Foundations: H-A C-A D-A S-A\n" + "\n".join(full), "2C")
+    # Streets and Alleys: an Ace is safe; a Three is not while a Two is out
+    board = "\n".join(full[:4] + ["AC", "AD", "AH", "AS"])
+    assert _safe(SA, board, "AC")
+    sa2 = "Foundations: H-A C-2 D-A S-A\n" + "\n".join(
+        ["KC QC JC TC 9C 8C 7C 6C 5C 4C 3C", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+         "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", ":", ":", ":", ":"])
+    assert not _safe(SA, sa2, "3C")
+    # Selective Castle, base 7 (one 7 home): an 8 is not safe while other 7s are out
+    sc = "Foundations: H-0 C-7 D-0 S-0\n" + "\n".join(
+        ["6C 5C 4C 3C 2C AC KC QC JC TC 9C 8C", "6D 5D 4D 3D 2D AD KD QD JD TD 9D 8D 7D",
+         "6H 5H 4H 3H 2H AH KH QH JH TH 9H 8H 7H", "6S 5S 4S 3S 2S AS KS QS JS TS 9S 8S 7S", ":", ":", ":", ":"])
+    assert not _safe(SC, sc, "8C")
+    assert not _safe(SC, sc, "7D")  # a base card: the 6s could go on it
+    # Selective Castle, base 7 with all four 7s home: the 8s are safe
+    sc8 = "Foundations: H-7 C-7 D-7 S-7\n" + "\n".join(
+        ["6C 5C 4C 3C 2C AC KC QC JC TC 9C 8C", "6D 5D 4D 3D 2D AD KD QD JD TD 9D 8D",
+         "6H 5H 4H 3H 2H AH KH QH JH TH 9H 8H", "6S 5S 4S 3S 2S AS KS QS JS TS 9S 8S", ":", ":", ":", ":"])
+    assert _safe(SC, sc8, "8C")
+    # with tableau wrap an Ace holds Kings: base 9, Ace next, Kings not all home -> not safe
+    scA = "Foundations: H-K C-K D-Q S-K\n" + "\n".join(
+        ["8C 7C 6C 5C 4C 3C 2C AC", "8D 7D 6D 5D 4D 3D 2D AD KD", "8H 7H 6H 5H 4H 3H 2H AH",
+         "8S 7S 6S 5S 4S 3S 2S AS", ":", ":", ":", ":"])
+    assert not _safe(SC, scA, "AC")
+
+
+TRAPS = [
+    # Streets and Alleys: 3C may go home, but 2H must rest on it to free AH
+    (SA, "Foundations: H-0 C-2 D-K S-K\nKH 3C\nAH 2H\nQH 4C 9C\nJH 3H 7C\nTH 6C 5C\nKC QC JC TC 8C 9H\n4H 6H 8H 7H\n5H\n"),
+    # Selective Castle, base 9, wrap: AC may go home, but KH must rest on it to free 9H
+    (SC, "Foundations: H-0 C-K D-8 S-8\nJH AC\n9H KH\n2C 6C 7C\n4C 5C\n8C 3C\n8H QH 7H\nTH 6H 5H\nAH 2H 4H 3H\n"),
+]
+
+
+@pytest.mark.parametrize("game,board", TRAPS, ids=["sa-three", "sc-ace-under-king"])
+def test_unsafe_foundation_move_is_not_forced(game, board):
+    """Boards won only by keeping a foundable card in the tableau: a wrong safety rule would lose them."""
+    state = game.from_board(board)
+    assert solve(game, state, prune=0).result == WON
+    assert solve(game, state).result == WON
+    state.push("1-F")
+    assert solve(game, state, prune=0).result == LOST
+
+
+def _reference_verdict(game: Game, deal: int, cap: int = 20_000) -> str:
+    """Breadth-first search of every position with the reference engine alone (no pruning, real base rule)."""
+    start = game.deal(deal).position()
+
+    def key(pos):
+        return (tuple(sorted(tuple(p) for p in pos.piles)), tuple(pos.foundations), tuple(pos.bases))
+
+    seen, frontier = {key(start)}, [start]
+    while frontier:
+        nxt = []
+        for pos in frontier:
+            for move in reference.legal_moves(game.rules, pos):
+                child = reference.play(game.rules, pos, move)
+                if reference.is_won(child):
+                    return WON
+                k = key(child)
+                if k not in seen:
+                    seen.add(k)
+                    nxt.append(child)
+        if len(seen) > cap:
+            return UNKNOWN
+        frontier = nxt
+    return LOST
+
+
+@pytest.mark.parametrize("game,deal", [(SC, 54), (SA, 54), (SA, 97), (BC, 12), (BC, 13), (BC, 14), (SA, 3)],
+                         ids=lambda x: getattr(getattr(x, "rules", None), "slug", str(x)))
+def test_small_lost_deals_agree_with_exhaustive_reference_search(game, deal):
+    """Deals small enough to enumerate in plain Python: the solver's proof of loss is checked without it."""
+    assert _reference_verdict(game, deal) == LOST
+    assert solve_deal(game, 0, deal).result == LOST
+
+
+SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL]
+
+
+@pytest.mark.parametrize("switch", SWITCHES, ids=["safe-foundation", "same-card", "canonical"])
+@pytest.mark.parametrize("game,deals", [(BC, range(100, 150)), (SA, range(100, 150)), (SC, range(100, 115))],
+                         ids=["bc", "sa", "sc"])
+def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
+    budget = dict(budget_nodes=200_000, budget_seconds=10)
+    compared = 0
+    for deal in deals:
+        state = game.deal(deal)
+        on = solve(game, state, prune=K.PRUNE_ALL, **budget).result
+        off = solve(game, state, prune=K.PRUNE_ALL & ~switch, **budget).result
+        if UNKNOWN not in (on, off):
+            assert on == off, f"deal {deal}: {on} with the rule, {off} without"
+            compared += 1
+    assert compared >= len(deals) // 3
+
+
+def test_streets_won_implies_selective_won():
+    checked = 0
+    for deal in range(200, 240):
+        sa = solve_deal(SA, 0, deal, budget_nodes=200_000)
+        if sa.result != WON:
+            continue
+        sc = solve_deal(SC, 0, deal, budget_nodes=2_000_000)
+        assert sc.result != LOST, f"deal {deal}: won in Streets and Alleys, lost in Selective Castle"
+        checked += sc.result == WON
+    assert checked >= 10
+
+
+def test_bases_mode_reports_every_rank():
+    r = solve_deal(SC, 0, 7, bases=True, budget_nodes=3_000_000)
+    assert set(r.bases) == set(range(13))
+    assert r.result == (WON if WON in r.bases.values() else r.result)
+    # base A of Selective Castle is Streets and Alleys plus the King-on-Ace wrap
+    sa = solve_deal(SA, 0, 7)
+    if sa.result == WON:
+        assert r.bases[0] != LOST
+
+
+needs_fc = pytest.mark.skipif(not fcsolve.available(), reason="fc-solve not installed (freecell-solver-bin)")
+
+
+@needs_fc
+@pytest.mark.parametrize("game", [BC, SA], ids=["bc", "sa"])
+def test_agrees_with_fc_solve(game):
+    agreed = 0
+    for deal in range(300, 336):
+        state = game.deal(deal)
+        fc = fcsolve.run(state, timeout=1.5)
+        if fc.result == UNKNOWN:
+            continue
+        ours = solve(game, state, budget_nodes=1_000_000, budget_seconds=5)
+        if ours.result != UNKNOWN:
+            assert ours.result == fc.result, f"deal {deal}: fc-solve {fc.result}, ours {ours.result}"
+            agreed += 1
+    assert agreed >= 15
+
+
+@needs_fc
+def test_fc_board_has_colons_for_empty_piles():
+    state = SA.from_board("Foundations: H-K C-Q D-K S-K\nKC\n-\n-\n-\n-\n-\n-\n-\n")
+    text = fcsolve.fc_board(state)
+    assert text.splitlines()[1:] == ["KC"] + [":"] * 7
+    assert fcsolve.run(state).result == WON
+
+
+def castle(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_solve_json_and_board(tmp_path):
+    out = castle("solve", "bc", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["result"] == WON and data["nodes"] > 0
+    assert _replays(BC, 3, [Move.from_str(m) for m in data["moves"]])
+    board = tmp_path / "b.txt"
+    board.write_text(BC.deal(3).board_text())
+    again = json.loads(castle("solve", "bc", "--board", str(board), "--json").stdout)
+    assert again["result"] == WON
+
+
+def test_cli_bases():
+    out = castle("solve", "sc", "7", "--bases", "--json", "--budget-nodes", "2000000")
+    assert out.returncode == 0, out.stderr
+    assert set(json.loads(out.stdout)["bases"]) == set("A23456789TJQK")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("solve", "nogame", "1"), ("solve", "bc"), ("solve", "bc", "x"), ("solve", "bc", "1", "--bases"),
+     ("solve", "bc", "--board", "/no/such/file"), ("solve", "bc", "1", "--table-size", "1000"),
+     ("solve", "bc", "1", "--budget-nodes", "0")],
+)
+def test_cli_bad_input_is_one_line_and_exit_2(args):
+    out = castle(*args)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+FAMILY = ["citadel", "chessboard", "fortress", "castles-end", "checkerboard", "ordered-suits", "castles-in-spain", "bakers-dozen"]
+
+
+@pytest.mark.parametrize("slug", FAMILY)
+def test_family_verdicts_do_not_depend_on_pruning_and_wins_replay(slug):
+    """The rest of the family: every pruning switch off gives the same verdicts (wins are replayed by solve)."""
+    game = Game(slug)
+    compared = 0
+    for deal in range(6):
+        full = solve(game, game.deal(deal), budget_nodes=300_000, budget_seconds=20)
+        bare = solve(game, game.deal(deal), budget_nodes=300_000, budget_seconds=20, prune=0)
+        if "unknown" not in (full.result, bare.result):
+            assert full.result == bare.result, f"{slug} deal {deal}"
+            compared += 1
+    assert compared >= 2
