@@ -34,37 +34,10 @@ from numba.extending import intrinsic
 from . import engine as E
 from .engine import CAP, R_EMPTY, R_FOUND_TO_TAB, R_NPILES, R_RESERVES, R_TDIR, R_TSUIT, R_TWRAP, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, foundation_accepts
 from .moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from .numba_cache import drop_stale_cache
 from .rules import MAX_PILES
 
-
-
-def _drop_stale_cache() -> None:
-    """Delete this module's numba cache when the engine code it inlines has changed.
-
-    numba's cache checks only the file of the function it compiled; these
-    kernels inline :mod:`sim.engine` and :mod:`sim.deals`, so an engine fix
-    would otherwise leave the players running the old rules. A digest of
-    the three sources, kept beside the cache, decides.
-    """
-    import hashlib
-    from pathlib import Path
-
-    here = Path(__file__).resolve()
-    digest = hashlib.sha256(b"".join((here.parent / f).read_bytes() for f in ("engine.py", "deals.py", here.name))).hexdigest()
-    cache = here.parent / "__pycache__"
-    stamp = cache / f"{here.stem}.sources"
-    try:
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for f in cache.glob(f"{here.stem}.*.nb[ic]"):
-            f.unlink(missing_ok=True)
-        cache.mkdir(exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:  # a read-only install: numba then caches elsewhere, unchecked
-        pass
-
-
-_drop_stale_cache()
+drop_stale_cache(__file__, "engine.py", "deals.py")
 
 RANDOM = 0
 GREEDY = 1

@@ -25,7 +25,10 @@ from numba import njit
 from .board import Position
 from .deals import _permutation_kernel
 from .moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from .numba_cache import drop_stale_cache
 from .rules import MAX_PILES, Rules
+
+drop_stale_cache(__file__, "deals.py")
 
 CAP = 52  #: the most cards a pile can ever hold
 S_FOUND = 0

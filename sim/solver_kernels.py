@@ -17,6 +17,9 @@ from numba import njit
 
 from . import engine as E
 from .moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from .numba_cache import drop_stale_cache
+
+drop_stale_cache(__file__, "engine.py", "deals.py")
 
 # pruning switches (bits of ``prune``)
 PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
