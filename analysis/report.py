@@ -21,7 +21,6 @@ from .load import load_manifest, load_results
 MAIN_PAIR = ("selective-castle", "streets-and-alleys")
 GAME_NAMES = {"selective-castle": "Selective Castle", "streets-and-alleys": "Streets and Alleys",
               "beleaguered-castle": "Beleaguered Castle", "selective-castle-independent": "Selective Castle (independent bases)"}
-SOLVER = "solver"
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222;line-height:1.5}
@@ -95,7 +94,7 @@ def summary_text(rates: pd.DataFrame, pairs: list[stats.Paired], present: set[st
             continue
         player = pair.a.split(" / ")[1]
         verdict = ("easier" if pair.diff_low > 0 else "harder" if pair.diff_high < 0 else "not measurably different")
-        what = "winnable" if player == SOLVER else f"won by the {player} player"
+        what = "winnable" if stats.is_solver(player) else f"won by the {player} player"
         sentences.append(
             f"On the same {pair.deals:,} deals, {_pct(pair.rate_a)} of Selective Castle deals were {what} against "
             f"{_pct(pair.rate_b)} of Streets and Alleys deals: a paired difference of "
@@ -164,9 +163,9 @@ def build_report(data: str | Path, out: str | Path) -> Path:
             page.p("How many of the 13 base ranks win each deal (solver):")
             page.table(counts, "winning_bases")
             for player in players:
-                if player == SOLVER:
+                if stats.is_solver(player):
                     continue
-                c = stats.choice_was_winning(df, "selective-castle", player, SOLVER)
+                c = stats.choice_was_winning(df, "selective-castle", player)
                 if c["deals"]:
                     page.p(f"The {html.escape(player)} player chose a winning base on {c['winning_choice']:,} of "
                            f"{c['deals']:,} winnable deals ({_pct(c['share'])}).")
@@ -175,7 +174,7 @@ def build_report(data: str | Path, out: str | Path) -> Path:
 
     page.h2("Difficulty")
     page.table(stats.difficulty(df), "difficulty", float_cols=("cards_home_not_won_mean", "cards_home_not_won_median", "moves_to_win_median"))
-    gap = stats.winnable_not_won(df, SOLVER)
+    gap = stats.winnable_not_won(df)
     if len(gap):
         page.p("Deals the solver won that a player did not (the difficulty gap):")
         page.table(gap, "winnable_not_won", pct_cols=("share_not_won", "ci_low", "ci_high"))

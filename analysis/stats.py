@@ -158,12 +158,31 @@ def winning_bases(df: pd.DataFrame) -> pd.DataFrame:
     return rows.groupby(["game", "winning_bases"]).size().rename("deals").reset_index()
 
 
-def choice_was_winning(df: pd.DataFrame, game: str, player: str, solver: str = "solver") -> dict:
+def is_solver(player: str) -> bool:
+    """Is this player label the exact solver (``solver`` with any parameters, e.g. ``solver:bases=1``)?"""
+    return str(player).split(":", 1)[0] == "solver"
+
+
+def solver_label(df: pd.DataFrame, game: str | None = None) -> str | None:
+    """The solver's player label in ``df`` (for ``game``), preferring one with per-base verdicts."""
+    rows = df if game is None else df[df.game == game]
+    labels = sorted({p for p in rows.player.unique() if is_solver(p)})
+    if not labels:
+        return None
+    if "bases_won" in rows.columns:
+        with_bases = [p for p in labels if rows[rows.player == p].bases_won.notna().any()]
+        if with_bases:
+            return with_bases[0]
+    return labels[0]
+
+
+def choice_was_winning(df: pd.DataFrame, game: str, player: str, solver: str | None = None) -> dict:
     """How often ``player``'s base choice was one of the solver's winning bases.
 
     Over deals where the solver found at least one winning base.
     """
-    if "bases_won" not in df.columns:
+    solver = solver or solver_label(df, game)
+    if "bases_won" not in df.columns or solver is None:
         return {"deals": 0, "winning_choice": 0, "share": math.nan}
     s = df[(df.game == game) & (df.player == solver) & df.bases_won.notna()].set_index(["seed", "deal"])["bases_won"]
     p = df[(df.game == game) & (df.player == player) & df.base_rank.notna()].set_index(["seed", "deal"])["base_rank"]
@@ -191,14 +210,15 @@ def difficulty(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def winnable_not_won(df: pd.DataFrame, solver: str = "solver") -> pd.DataFrame:
+def winnable_not_won(df: pd.DataFrame, solver: str | None = None) -> pd.DataFrame:
     """Per game x heuristic player: deals the solver won that the player did not (the difficulty gap)."""
     rows = []
     for game, g in df.groupby("game", sort=True, observed=True):
-        solved = g[(g.player == solver) & (g.result == "won")].set_index(["seed", "deal"]).index
+        label = solver or solver_label(g)
+        solved = g[(g.player == label) & (g.result == "won")].set_index(["seed", "deal"]).index
         if len(solved) == 0:
             continue
-        for player, p in g[g.player != solver].groupby("player", observed=True):
+        for player, p in g[~g.player.map(is_solver)].groupby("player", observed=True):
             p = p.set_index(["seed", "deal"])
             common = p.index.intersection(solved)
             if len(common) == 0:

@@ -30,6 +30,8 @@ def test_solver_rows_and_report(tmp_path):
     assert winning_bases(df).deals.sum() == len(sc)
     text = build_report(out, tmp_path / "report").read_text()
     assert "How many of the 13 base ranks win" in text
+    # the solver is found under its parameterised label (solver:bases=1,...)
+    assert "chose a winning base" in text and "difficulty gap" in text
 
 
 def test_solver_player_plays_a_won_deal_to_the_end():

@@ -51,7 +51,7 @@ bases
 counts = stats.winning_bases(df)
 if len(counts):
     print(counts.to_string(index=False))
-    for player in sorted(set(df.player) - {"solver"}):
+    for player in sorted(p for p in set(df.player) if not stats.is_solver(p)):
         c = stats.choice_was_winning(df, "selective-castle", player)
         if c["deals"]:
             print(f"{player}: winning base chosen on {c['winning_choice']} of {c['deals']} winnable deals ({c['share']:.1%})")
