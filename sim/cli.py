@@ -18,9 +18,10 @@ import typer.exceptions
 from .board import BoardError
 from .cards import CardError, card_str
 from .deals import DEFAULT_SEED, DealError
+from .experiment import ExperimentError
 from .game import Game, IllegalMoveError
 from .moves import MoveError
-from .players import DEFAULT_MAX_MOVES, PLAYERS, UnknownPlayerError, make_player, play
+from .players import UnknownPlayerError
 from .rules import GAMES, UnknownGameError
 
 app = typer.Typer(
@@ -32,8 +33,6 @@ app = typer.Typer(
 )
 
 #: errors that are the user's input, not our bug: one line, exit 2
-from .experiment import ExperimentError  # noqa: E402  (the runner's user errors)
-
 USER_ERRORS = (
     UnknownGameError,
     UnknownPlayerError,

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from .deals import DEFAULT_SEED, MAX_DEAL
-from .paths import DATA_DIR
 from .players import PlayerChoice, UnknownPlayerError, choose_player, parse_player
 from .rules import Rules, UnknownGameError, find_game
 

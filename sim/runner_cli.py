@@ -29,7 +29,8 @@ def run_cmd(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
 ) -> None:
     """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume."""
-    from .experiment import DATA_DIR, build, read_toml
+    from .experiment import build, read_toml
+    from .paths import DATA_DIR
     from .runner import run
 
     data = read_toml(experiment) if experiment is not None else {}
