@@ -94,24 +94,12 @@ STUCK_PENALTY = 1e6
 
 RANK = np.array([c % 13 for c in range(52)], np.int64)  #: lookup tables: no division per card
 SUIT = np.array([c // 13 for c in range(52)], np.int64)
-RED = np.array([c // 13 in (1, 2) for c in range(52)], np.bool_)
 
 
 @njit(cache=True, inline="always")
 def _fits_on(r, card, below):
-    """Could ``card`` be built on ``below`` by the tableau rule (ignoring emptiness)?"""
-    cr = RANK[card]
-    br = RANK[below]
-    ok = cr == br - 1 or (r[R_TWRAP] != 0 and br == 0 and cr == 12)
-    if not ok and r[R_TDIR] == 1:
-        ok = cr == br + 1 or (r[R_TWRAP] != 0 and br == 12 and cr == 0)
-    if not ok:
-        return False
-    if r[R_TSUIT] == 1:
-        return SUIT[card] == SUIT[below]
-    if r[R_TSUIT] == 2:
-        return RED[card] != RED[below]
-    return True
+    """Could ``card`` be built on ``below`` by the tableau rule (ignoring emptiness)? The engine's rule."""
+    return E._fits(card, below, r[R_TWRAP] != 0, r[R_TDIR] == 1, r[R_TSUIT])
 
 
 @njit(cache=True)
