@@ -37,6 +37,7 @@ from .deals import DEFAULT_SEED
 from .game import Game, State
 from .moves import Move
 from .rules import FoundationBase
+from .solver import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
 
 DEFAULT_MAX_MOVES = 1000
 ENTRY_POINT_GROUP = "castle.players"
@@ -347,9 +348,9 @@ SOLVER_SPEC = PlayerSpec(
     "solver",
     "The exact solver: won (with a replayed solution), lost (proved) or unknown (budget spent).",
     (
-        Param("budget_nodes", 50_000_000, "nodes searched at most per deal"),
-        Param("budget_seconds", 60.0, "seconds at most per deal"),
-        Param("table_size", 1 << 26, "transposition table capacity (keys; 8 bytes each)"),
+        Param("budget_nodes", DEFAULT_BUDGET_NODES, "nodes searched at most per deal"),
+        Param("budget_seconds", DEFAULT_BUDGET_SECONDS, "seconds at most per deal"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (keys; 8 bytes each)"),
         Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)"),
     ),
     play_deal=_solver_play_deal,

@@ -43,9 +43,9 @@ from .moves import Move
 from .rules import FoundationBase
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
-DEFAULT_BUDGET_NODES = 50_000_000
+DEFAULT_BUDGET_NODES = 100_000_000  #: about a minute and a half: the seconds bind first on a usual machine
 DEFAULT_BUDGET_SECONDS = 60.0
-DEFAULT_TABLE_SIZE = 1 << 26  #: at most 64M keys = 512 MB (the table starts small and grows)
+DEFAULT_TABLE_SIZE = 1 << 27  #: at most 128M keys = 1 GB, about a minute of search (the table starts small and grows)
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
 MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
@@ -85,7 +85,7 @@ class _Search:
         self.s = s.copy()
         self.table_size = table_size
         self.table = np.zeros(min(self.FIRST_TABLE, table_size), np.uint64)
-        self.ph = np.zeros(E.MAX_PILES, np.uint64)
+        self.ph = np.zeros(K.PH_SIZE, np.uint64)
         self.kids = np.empty(FIRST_DEPTH * 8, np.int16)
         self.kid_off = np.zeros(FIRST_DEPTH, np.int32)
         self.kid_n = np.zeros(FIRST_DEPTH, np.int16)
@@ -217,24 +217,34 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     Search times of won deals are heavy-tailed in the move order, so short
     searches in several orders find most wins far sooner than one long one;
     a proof of loss needs one exhaustive round, which costs at most
-    ``ROUND_GROWTH / (ROUND_GROWTH - 1)`` times a single search. ``problems``
-    maps a key (a base rank, or None) to a start state; any won problem
-    settles the deal, "lost" needs every problem lost.
+    ``ROUND_GROWTH / (ROUND_GROWTH - 1)`` times a single search. When one
+    problem is left and the round after this one could not finish in the
+    time left, this round is the last and gets all the budget that is left:
+    a loss that needs the whole budget can still be proved, instead of the
+    budget running out at the start of a round too big to finish.
+    ``problems`` maps a key (a base rank, or None) to a start state; any won
+    problem settles the deal, "lost" needs every problem lost.
     """
     verdicts = {key: UNKNOWN for key in problems}
     spent = 0
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
     round_no = 0
+    started = time.perf_counter()
     while True:
         open_keys = [key for key in problems if verdicts[key] == UNKNOWN]
         if not open_keys:
             break
         for key in open_keys:
             left = budget_nodes - spent
-            if left <= 0 or time.perf_counter() >= deadline:
+            now = time.perf_counter()
+            if left <= 0 or now >= deadline:
                 break
             limit = min(per_problem, left)
+            if len(open_keys) == 1 and spent >= SLICE_NODES:
+                rate = spent / max(now - started, 1e-9)  # nodes per second so far
+                if limit * (1 + ROUND_GROWTH) > min(left, rate * (deadline - now)):
+                    limit = left  # the last round: all that is left
             search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
             verdict = _run_until(search, limit, deadline)
             spent += search.nodes

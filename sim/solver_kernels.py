@@ -25,7 +25,8 @@ drop_stale_cache(__file__, "engine.py", "deals.py")
 PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
 PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile
 PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a sibling
-PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL
+PRUNE_SAFE_DEEPER = 8  #: also a foundation move whose would-be covers are themselves always safe
+PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER
 
 # search status (ctx[C_STATUS])
 RUNNING = 0
@@ -47,42 +48,59 @@ CTX_SIZE = 8
 MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
 
 
+PH_SIZE = E.MAX_PILES + 1  #: per-pile Zobrist keys, then the running sum of their scrambled terms
+_RESERVE_SALT = np.uint64(0x5A5A5A5A5A5A5A5A)
+
+
+@njit(cache=True, inline="always")
+def _term(key, p, r):
+    """Pile ``p``'s scrambled contribution to the canonical hash (reserves salted as in the engine)."""
+    if p < r[E.R_NPILES] - r[E.R_RESERVES]:
+        return E._mix(key)
+    return E._mix(key ^ _RESERVE_SALT)
+
+
 @njit(cache=True, inline="always")
 def _hash(ph, s, r):
-    """:func:`sim.engine.position_hash` from the per-pile keys (reserves salted as there)."""
-    h = np.uint64(0)
-    n_piles = r[E.R_NPILES]
-    n_tab = n_piles - r[E.R_RESERVES]
-    for p in range(n_piles):
-        if p < n_tab:
-            h += E._mix(ph[p])
-        else:
-            h += E._mix(ph[p] ^ np.uint64(0x5A5A5A5A5A5A5A5A))
+    """:func:`sim.engine.position_hash`, from the running sum ``ph[MAX_PILES]`` of pile terms."""
+    h = ph[E.MAX_PILES]
     for f in range(4):
         h ^= E.Z_FOUND[f, s[E.S_FOUND + f]] ^ E.Z_BASE[f, s[E.S_BASE + f] + 1]
     return h
 
 
 @njit(cache=True)
-def _pile_hashes(s, n_piles, ph):
-    for p in range(n_piles):
+def _pile_hashes(s, r, ph):
+    """Fill ``ph`` (``PH_SIZE`` long) from scratch: every pile's key and the sum of their terms."""
+    total = np.uint64(0)
+    for p in range(r[E.R_NPILES]):
         ph[p] = E.pile_hash(s, p)
+        total += _term(ph[p], p, r)
+    ph[E.MAX_PILES] = total
+
+
+@njit(cache=True, inline="always")
+def _rekey(ph, p, r, z):
+    """Toggle ``z`` into pile ``p``'s key and keep the sum of terms."""
+    old = ph[p]
+    ph[p] = old ^ z
+    ph[E.MAX_PILES] += _term(old ^ z, p, r) - _term(old, p, r)
 
 
 @njit(cache=True, inline="always")
 def _apply(s, r, ph, action):
-    """Engine apply that also keeps the per-pile Zobrist keys."""
+    """Engine apply that also keeps the per-pile Zobrist keys and their sum."""
     src = action // N_TARGETS
     dst = action % N_TARGETS
     if src < E.MAX_PILES:  # a foundation source changes no pile key (its count is in _hash)
         h = s[E.S_HEIGHT + src] - 1
         card = s[E.S_CARDS + src * E.CAP + h]
-        ph[src] ^= E.Z_PILE[h, card]
+        _rekey(ph, src, r, E.Z_PILE[h, card])
     else:
         f = src - E.MAX_PILES
         card = f * 13 + (s[E.S_BASE + f] + s[E.S_FOUND + f] - 1) % 13
     if dst != FOUNDATION:
-        ph[dst] ^= E.Z_PILE[s[E.S_HEIGHT + dst], card]
+        _rekey(ph, dst, r, E.Z_PILE[s[E.S_HEIGHT + dst], card])
     return E.apply(s, r, action)
 
 
@@ -94,9 +112,9 @@ def _undo(s, r, ph, token):
     src = action // N_TARGETS
     dst = action % N_TARGETS
     if src < E.MAX_PILES:
-        ph[src] ^= E.Z_PILE[s[E.S_HEIGHT + src] - 1, card]
+        _rekey(ph, src, r, E.Z_PILE[s[E.S_HEIGHT + src] - 1, card])
     if dst != FOUNDATION:
-        ph[dst] ^= E.Z_PILE[s[E.S_HEIGHT + dst], card]
+        _rekey(ph, dst, r, E.Z_PILE[s[E.S_HEIGHT + dst], card])
 
 
 @njit(cache=True, inline="always")
@@ -141,6 +159,45 @@ def is_safe_home(s, r, card):
         if base < 0:
             return False
         if (pred - base + 13) % 13 >= s[E.S_FOUND + f]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def is_safe_home_deeper(s, r, card):
+    """The second safe rule (``sim/pruning.md`` rule 4): one rank further than :func:`is_safe_home`.
+
+    A card that could be placed on ``card`` (rank ``pred(q)``) would itself be
+    a safe foundation move whenever it is a top card: all cards of rank
+    ``pred(pred(q))`` are home (or it is an Ace with Ace bases and no tableau
+    wrap, so nothing can ever lie on it). Then ``card`` is never needed as a
+    holder either. Needs the suit-blind downward tableau, every base fixed, no
+    foundation card coming back, and foundations built side by side.
+    """
+    if r[E.R_TDIR] != 0 or r[E.R_TSUIT] != 0 or r[E.R_FOUND_TO_TAB] != 0 or r[E.R_ONE_AT_A_TIME] != 0:
+        return False
+    for f in range(4):
+        if s[E.S_BASE + f] < 0:
+            return False
+    wrap = r[E.R_TWRAP] != 0
+    rank = card % 13
+    if rank == 0:
+        if not wrap:
+            return True  # nothing is ever placed on an Ace
+        pred = 12
+    else:
+        pred = rank - 1
+    if pred == 0 and not wrap:
+        # the holders' holders do not exist: the Aces carry nothing; with Ace
+        # bases an Ace out is always the next card of its foundation
+        for f in range(4):
+            if s[E.S_BASE + f] != 0:
+                return False
+        return True
+    pred2 = 12 if pred == 0 else pred - 1
+    for f in range(4):
+        base = s[E.S_BASE + f]
+        if (pred2 - base + 13) % 13 >= s[E.S_FOUND + f]:
             return False
     return True
 
@@ -199,7 +256,7 @@ def order_weight(order):
 
 
 @njit(cache=True)
-def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, scores, order):
+def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, nxt, scores, order):
     """Write the children of the current position, in search order, at ``kids[off:]``; return how many."""
     n_piles = r[E.R_NPILES]
     n_tab = n_piles - r[E.R_RESERVES]
@@ -215,7 +272,7 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, scores, ord
             if a % N_TARGETS == FOUNDATION:
                 src = a // N_TARGETS
                 card = s[E.S_CARDS + src * E.CAP + s[E.S_HEIGHT + src] - 1]
-                if is_safe_home(s, r, card):
+                if is_safe_home(s, r, card) or ((prune & PRUNE_SAFE_DEEPER) and is_safe_home_deeper(s, r, card)):
                     kids[off] = a
                     return 1
     # the card the previous move put on a pile (-1: none)
@@ -225,14 +282,18 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, scores, ord
         if pa % N_TARGETS != FOUNDATION:
             moved_pile = pa % N_TARGETS
     # how deep each pile's shallowest next-needed card lies (52: none)
+    # nxt: the next card each foundation wants (-1: none, or its base is not chosen)
+    for f in range(4):
+        base = s[E.S_BASE + f]
+        home = s[E.S_FOUND + f]
+        nxt[f] = -1 if base < 0 or home >= 13 else f * 13 + (base + home) % 13
     for p in range(n_piles):
         h = s[E.S_HEIGHT + p]
         need[p] = 52
+        row = E.S_CARDS + p * E.CAP
         for i in range(h - 1, -1, -1):
-            c = s[E.S_CARDS + p * E.CAP + i]
-            f = c // 13
-            base = s[E.S_BASE + f]
-            if base >= 0 and s[E.S_FOUND + f] < 13 and (base + s[E.S_FOUND + f]) % 13 == c % 13:
+            c = s[row + i]
+            if nxt[c // 13] == c:
                 need[p] = h - 1 - i
                 break
     # order: foundation moves; moves onto cards, from piles whose needed card
@@ -291,9 +352,10 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
     buf = np.empty(N_ACTIONS, np.int64)
     need = np.empty(E.MAX_PILES, np.int64)
     scores = np.empty(MAX_KIDS, np.int64)
+    nxt = np.empty(4, np.int64)
     if ctx[C_STARTED] == 0:
         ctx[C_STARTED] = 1
-        _pile_hashes(s, n_piles, ph)
+        _pile_hashes(s, r, ph)
         if E.is_won(s):
             ctx[C_STATUS] = WON
             return WON
@@ -301,7 +363,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         ctx[C_STORED] = 1
         ctx[C_NODES] = 1
         kid_off[0] = 0
-        kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, scores, ctx[C_ORDER])
+        kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, nxt, scores, ctx[C_ORDER])
         kid_i[0] = 0
         ctx[C_DEPTH] = 0
     elif ctx[C_STATUS] != PAUSED and ctx[C_STATUS] != TOO_DEEP:
@@ -344,7 +406,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         d += 1
         off = kid_off[d - 1] + kid_n[d - 1]
         kid_off[d] = off
-        kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, scores, ctx[C_ORDER])
+        kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, nxt, scores, ctx[C_ORDER])
         kid_i[d] = 0
         if nodes >= max_nodes:
             status = PAUSED

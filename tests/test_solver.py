@@ -89,8 +89,8 @@ def test_incremental_hash_is_the_engines_canonical_hash(slug):
     rng = np.random.default_rng(11)
     for deal in range(10):
         state = game.deal(deal)
-        ph = np.zeros(E.MAX_PILES, np.uint64)
-        K._pile_hashes(state._s, game.rules.n_piles, ph)
+        ph = np.zeros(K.PH_SIZE, np.uint64)
+        K._pile_hashes(state._s, state._r, ph)
         tokens = []
         for _ in range(120):
             actions = state.legal_moves.actions()
@@ -124,11 +124,42 @@ def test_fast_move_generator_matches_the_engine(game):
     assert checked > 2000
 
 
-def _safe(game: Game, board: str, card: str) -> bool:
+def _safe(game: Game, board: str, card: str, deeper: bool = False) -> bool:
     from sim.cards import parse_card
 
     state = game.from_board(board)
-    return bool(K.is_safe_home(state._s, state._r, parse_card(card)))
+    rule = K.is_safe_home_deeper if deeper else K.is_safe_home
+    return bool(rule(state._s, state._r, parse_card(card)))
+
+
+def test_deeper_safe_foundation_rule_cases():
+    """Rule 4 of ``sim/pruning.md``: safe once every card that could cover the card would itself be safe."""
+    rows = lambda *piles: "\n".join(piles)  # noqa: E731
+    # Beleaguered Castle: a Three is safe from the start (its covers, the Twos, carry only Aces, all home)
+    bc = "Foundations: H-A C-2 D-A S-A\n" + rows(
+        "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", ":", ":", ":", ":")
+    assert not _safe(BC, bc, "3C") and _safe(BC, bc, "3C", deeper=True)
+    # Streets and Alleys: a Two is safe while Aces are out (an Ace out can always go home)...
+    sa = "Foundations: H-0 C-A D-0 S-0\n" + rows(
+        "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D AD",
+        "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S AS", ":", ":", ":", ":")
+    assert not _safe(SA, sa, "2C") and _safe(SA, sa, "2C", deeper=True)
+    # ...but a Three is not while an Ace is out: a Two on it may be what frees that Ace
+    sa3 = "Foundations: H-0 C-2 D-A S-A\n" + rows(
+        "KC QC JC TC 9C 8C 7C 6C 5C 4C 3C", "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H AH", "KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S", ":", ":", ":", ":")
+    assert not _safe(SA, sa3, "3C", deeper=True)
+    # Selective Castle, base 7, all 7s home: a 9 is safe while 8s are out (8s carry only 7s)
+    sc = "Foundations: H-7 C-8 D-7 S-7\n" + rows(
+        "6C 5C 4C 3C 2C AC KC QC JC TC 9C", "6D 5D 4D 3D 2D AD KD QD JD TD 9D 8D",
+        "6H 5H 4H 3H 2H AH KH QH JH TH 9H 8H", "6S 5S 4S 3S 2S AS KS QS JS TS 9S 8S", ":", ":", ":", ":")
+    assert not _safe(SC, sc, "9C") and _safe(SC, sc, "9C", deeper=True)
+    # the card just above the base is never safe this way with tableau wrap (its covers carry the last cards)
+    sc8 = "Foundations: H-0 C-7 D-0 S-0\n" + rows(
+        "6C 5C 4C 3C 2C AC KC QC JC TC 9C 8C", "6D 5D 4D 3D 2D AD KD QD JD TD 9D 8D 7D",
+        "6H 5H 4H 3H 2H AH KH QH JH TH 9H 8H 7H", "6S 5S 4S 3S 2S AS KS QS JS TS 9S 8S 7S", ":", ":", ":", ":")
+    assert not _safe(SC, sc8, "8C", deeper=True)
 
 
 def test_safe_foundation_rule_cases():
@@ -212,10 +243,10 @@ def test_small_lost_deals_agree_with_exhaustive_reference_search(game, deal):
     assert solve_deal(game, 0, deal).result == LOST
 
 
-SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL]
+SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL, K.PRUNE_SAFE_DEEPER]
 
 
-@pytest.mark.parametrize("switch", SWITCHES, ids=["safe-foundation", "same-card", "canonical"])
+@pytest.mark.parametrize("switch", SWITCHES, ids=["safe-foundation", "same-card", "canonical", "safe-deeper"])
 @pytest.mark.parametrize("game,deals", [(BC, range(100, 150)), (SA, range(100, 150)), (SC, range(100, 115))],
                          ids=["bc", "sa", "sc"])
 def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
