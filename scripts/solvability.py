@@ -58,27 +58,35 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     game = Game(args.game).rules.slug
     if args.report:
-        with open(args.report, newline="") as f:
-            rows = [dict(r, nodes=int(r["nodes"]), seconds=float(r["seconds"]), deal=int(r["deal"])) for r in csv.DictReader(f)]
-        report(rows, game, args, float("nan"))
+        rows = _read_rows(args.report)
+        if not rows:
+            raise SystemExit(f"error: {args.report} holds no rows")
+        report(rows, rows[0]["game"], args, float("nan"))
         return 0
     ids = list(range(args.start, args.start + args.deals))
-    chunks = [ids[i : i + 10] for i in range(0, len(ids), 10)]
+    done = _read_rows(args.csv, game, args.seed) if args.csv else []
+    have = {r["deal"] for r in done}
+    todo = [d for d in ids if d not in have]
+    if done:
+        print(f"{args.csv}: {len(done)} deals already solved; {len(todo)} to go", file=sys.stderr)
+    chunks = [todo[i : i + 10] for i in range(0, len(todo), 10)]
     t0 = time.perf_counter()
-    results = Parallel(n_jobs=args.jobs, return_as="generator")(
+    results = Parallel(n_jobs=args.jobs, return_as="generator_unordered")(
         delayed(_solve_chunk)(game, args.seed, c, args.budget_nodes, args.budget_seconds, args.table_size, args.bases)
         for c in chunks
     )
-    rows: list[dict] = []
-    out = open(args.csv, "w", newline="") if args.csv else None
+    rows: list[dict] = [r for r in done if r["deal"] in set(ids)]
+    new_file = not done
+    out = open(args.csv, "a", newline="") if args.csv else None
     writer = None
     try:
-        for part in results:  # rows are written as chunks finish, so a stopped study keeps them
+        for part in results:  # rows are appended as chunks finish, so a stopped study keeps them and resumes
             rows.extend(part)
             if out is not None:
                 if writer is None:
                     writer = csv.DictWriter(out, fieldnames=list(part[0]))
-                    writer.writeheader()
+                    if new_file:
+                        writer.writeheader()
                 writer.writerows(part)
                 out.flush()
             print(f"{len(rows)}/{len(ids)} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
@@ -88,6 +96,22 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     report(rows, game, args, wall)
     return 0
+
+
+def _read_rows(path: str, game: str | None = None, seed: int | None = None) -> list[dict]:
+    """The rows an earlier run of the same study left in ``path`` (none if it does not exist yet)."""
+    try:
+        with open(path, newline="") as f:
+            rows = [dict(r, nodes=int(r["nodes"]), seconds=float(r["seconds"]), deal=int(r["deal"]), seed=int(r["seed"]))
+                    for r in csv.DictReader(f)]
+    except FileNotFoundError:
+        return []
+    except (KeyError, ValueError) as e:
+        raise SystemExit(f"error: {path} is not a solvability CSV ({e}); give another --csv")
+    other = {(r["game"], r["seed"]) for r in rows} - {(game, seed)}
+    if game is not None and other:
+        raise SystemExit(f"error: {path} holds another study {sorted(other)[0]}; give another --csv")
+    return rows
 
 
 def report(rows: list[dict], game: str, args, wall: float) -> None:
