@@ -180,6 +180,7 @@ def solve(
     table_size: int = DEFAULT_TABLE_SIZE,
     prune: int = K.PRUNE_ALL,
     bases: bool = False,
+    shorten: bool = True,
 ) -> SolveResult:
     """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
 
@@ -188,6 +189,8 @@ def solve(
     power of two, 8 bytes each); ``prune`` the bits of
     :mod:`sim.solver_kernels`' pruning switches. ``bases=True`` (games whose
     base is chosen) solves every base rank and reports each verdict.
+    ``shorten`` passes a win through :func:`shorten_line` (the depth-first
+    line is often thousands of moves long).
     """
     game = Game(game) if isinstance(game, str) else game
     if isinstance(state_or_position, State):
@@ -207,6 +210,8 @@ def solve(
     result = _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, bases)
     result.seconds = time.perf_counter() - start
     if result.result == WON:
+        if shorten:
+            result.moves = shorten_line(game, s, result.moves)
         _confirm(game, s, result.moves)
     return result
 
@@ -230,7 +235,7 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
     round_no = 0
-    started = time.perf_counter()
+    rate = 0.0
     while True:
         open_keys = [key for key in problems if verdicts[key] == UNKNOWN]
         if not open_keys:
@@ -241,13 +246,14 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
             if left <= 0 or now >= deadline:
                 break
             limit = min(per_problem, left)
-            if len(open_keys) == 1 and spent >= SLICE_NODES:
-                rate = spent / max(now - started, 1e-9)  # nodes per second so far
+            if len(open_keys) == 1 and rate > 0:
                 if limit * (1 + ROUND_GROWTH) > min(left, rate * (deadline - now)):
                     limit = left  # the last round: all that is left
             search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
             verdict = _run_until(search, limit, deadline)
             spent += search.nodes
+            if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
+                rate = search.nodes / max(time.perf_counter() - now, 1e-9)
             if verdict is not None:
                 verdicts[key] = verdict
             if verdict == WON and not moves:
@@ -268,6 +274,26 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     else:
         overall = UNKNOWN
     return SolveResult(overall, moves if overall == WON else [], spent, bases=final if all_problems else None)
+
+
+SHORTEN_DEPTH = 3  #: how many moves ahead :func:`shorten_line` looks for a later position of the line
+SHORTEN_PASSES = 4  #: passes at most (each pass starts from the previous one's line)
+
+
+def shorten_line(game: Game, s: np.ndarray, moves: list[Move], depth: int = SHORTEN_DEPTH) -> list[Move]:
+    """A shorter winning line through the same positions: shortcuts of up to ``depth`` moves, in passes.
+
+    Sound by construction (every move is generated legal from the position
+    reached, and the caller replays the result in both engines); not optimal.
+    """
+    actions = np.array([m.action for m in moves], np.int64)
+    for _ in range(SHORTEN_PASSES):
+        out = np.empty(max(len(actions), 1), np.int64)
+        n = int(K.shorten(s.copy(), game.rules_array, actions, len(actions), depth, out))
+        if n < 0 or n >= len(actions):
+            break
+        actions = out[:n]
+    return [Move.from_action(int(a)) for a in actions]
 
 
 def _confirm(game: Game, s: np.ndarray, moves: list[Move]) -> None:

@@ -33,6 +33,7 @@ def register(app: typer.Typer) -> None:
         budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, min=0.0, help="seconds to search at most"),
         table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two)"),
         bases: bool = typer.Option(False, "--bases", help="solve once per base rank (games whose base is chosen)"),
+        shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
         as_json: bool = typer.Option(False, "--json", help="one JSON object instead of text"),
     ) -> None:
         """Solve a deal exactly: won (with the moves), lost (proved) or unknown (budget spent)."""
@@ -45,7 +46,7 @@ def register(app: typer.Typer) -> None:
         if bases and not (g.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED and state.base_rank is None and state.cards_home == 0):
             _fail(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
         result = solve(g, state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                       table_size=table_size, bases=bases)
+                       table_size=table_size, bases=bases, shorten=shorten)
         if as_json:
             typer.echo(json.dumps(result.to_dict()))
             return

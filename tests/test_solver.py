@@ -262,6 +262,24 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
     assert compared >= len(deals) // 3
 
 
+@pytest.mark.parametrize("game", [SA, BC, SC], ids=lambda g: g.rules.slug)
+def test_shortened_wins_are_shorter_and_replayed(game):
+    """The shortener only ever keeps a line that is no longer; ``solve`` replays it in both engines."""
+    longer = 0
+    for deal in range(1, 13):
+        raw = solve_deal(game, 0, deal, budget_nodes=300_000, shorten=False)
+        if raw.result != WON:
+            continue
+        short = solve_deal(game, 0, deal, budget_nodes=300_000)
+        assert short.result == WON and len(short.moves) <= len(raw.moves)
+        longer += len(short.moves) < len(raw.moves)
+        state = game.deal(deal)
+        for m in short.moves:
+            state.push(m)
+        assert state.is_won()
+    assert longer >= 3
+
+
 def test_streets_won_implies_selective_won():
     checked = 0
     for deal in range(200, 240):
