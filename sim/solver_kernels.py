@@ -202,19 +202,33 @@ def is_safe_home_deeper(s, r, card):
     return True
 
 
-@njit(cache=True)
-def fast_moves(s, r, out, top_rank):
-    """The legal actions (any order) where the tableau builds down regardless of suit.
+#: the lowest set bit's index of every 13-bit pile mask (fast_moves walks target masks with it)
+LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << E.MAX_PILES)], np.int8)
 
-    The same set as :func:`sim.engine.legal_actions` (a test holds them equal),
-    found by rank lookup instead of asking every pair of piles; ``top_rank`` is scratch.
+
+@njit(cache=True)
+def fast_moves(s, r, out, top_rank, by_rank):
+    """The legal actions where the tableau builds down regardless of suit, in :func:`sim.engine.legal_actions`' order.
+
+    The same list (a test holds them equal), found by rank lookup: a mask of
+    the piles whose top card has each rank, instead of asking every pair of
+    piles; ``top_rank`` (a pile's top rank) and ``by_rank`` (13 masks) are scratch.
     """
     n_piles = r[E.R_NPILES]
     wrap = r[E.R_TWRAP] != 0
     empty_ok = r[E.R_EMPTY] == 0
+    by_rank[:] = 0
+    empties = 0
     for p in range(n_piles):
         h = s[E.S_HEIGHT + p]
-        top_rank[p] = -1 if h == 0 else s[E.S_CARDS + p * E.CAP + h - 1] % 13
+        if h == 0:
+            top_rank[p] = -1
+            if empty_ok:
+                empties |= 1 << p
+        else:
+            q = s[E.S_CARDS + p * E.CAP + h - 1] % 13
+            top_rank[p] = q
+            by_rank[q] |= 1 << p
     n = 0
     for src in range(n_piles):
         q = top_rank[src]
@@ -223,14 +237,16 @@ def fast_moves(s, r, out, top_rank):
         card = s[E.S_CARDS + src * E.CAP + s[E.S_HEIGHT + src] - 1]
         want = q + 1
         if want == 13:
-            want = 0 if wrap else -2
-        for dst in range(n_piles):
-            if dst == src:
-                continue
-            tr = top_rank[dst]
-            if tr == want or (tr < 0 and empty_ok):
-                out[n] = src * N_TARGETS + dst
-                n += 1
+            want = 0 if wrap else -1
+        m = empties
+        if want >= 0:
+            m |= by_rank[want]
+        m &= ~(1 << src)
+        while m != 0:
+            dst = LOWEST_BIT[m]
+            out[n] = src * N_TARGETS + dst
+            n += 1
+            m &= m - 1
         suit = card // 13
         f = s[E.S_FOUND + suit]
         if f < 13:
@@ -256,13 +272,13 @@ def order_weight(order):
 
 
 @njit(cache=True)
-def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, nxt, scores, order):
+def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, loc, scores, by_rank, order):
     """Write the children of the current position, in search order, at ``kids[off:]``; return how many."""
     n_piles = r[E.R_NPILES]
     n_tab = n_piles - r[E.R_RESERVES]
     if (r[E.R_TDIR] == 0 and r[E.R_TSUIT] == 0 and r[E.R_RESERVES] == 0
             and r[E.R_FOUND_TO_TAB] == 0 and r[E.R_ONE_AT_A_TIME] == 0):
-        n = fast_moves(s, r, buf, need)
+        n = fast_moves(s, r, buf, need, by_rank)
     else:
         n = E.legal_actions(s, r, buf)
     # a provably safe foundation move is the only child
@@ -281,21 +297,20 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, nxt, scores
         pa = prev_token & 255
         if pa % N_TARGETS != FOUNDATION:
             moved_pile = pa % N_TARGETS
-    # how deep each pile's shallowest next-needed card lies (52: none)
-    # nxt: the next card each foundation wants (-1: none, or its base is not chosen)
+    # how deep each pile's shallowest next-needed card lies (52: none), from where the four next cards are
+    for p in range(n_piles):
+        need[p] = 52
     for f in range(4):
         base = s[E.S_BASE + f]
         home = s[E.S_FOUND + f]
-        nxt[f] = -1 if base < 0 or home >= 13 else f * 13 + (base + home) % 13
-    for p in range(n_piles):
-        h = s[E.S_HEIGHT + p]
-        need[p] = 52
-        row = E.S_CARDS + p * E.CAP
-        for i in range(h - 1, -1, -1):
-            c = s[row + i]
-            if nxt[c // 13] == c:
-                need[p] = h - 1 - i
-                break
+        if base < 0 or home >= 13:
+            continue
+        at = loc[f * 13 + (base + home) % 13]
+        if at >= 0:
+            p = at // E.CAP
+            depth = s[E.S_HEIGHT + p] - 1 - (at - p * E.CAP)
+            if depth < need[p]:
+                need[p] = depth
     # order: foundation moves; moves onto cards, from piles whose needed card
     # is shallowest and onto piles whose needed card is deepest; moves to empty piles
     k = 0
@@ -336,6 +351,27 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, nxt, scores
 
 
 @njit(cache=True)
+def _locate(s, r, loc):
+    """Fill ``loc``: card -> pile * CAP + index in the pile, -1 for a card on a foundation."""
+    loc[:] = -1
+    for p in range(r[E.R_NPILES]):
+        for i in range(s[E.S_HEIGHT + p]):
+            loc[s[E.S_CARDS + p * E.CAP + i]] = p * E.CAP + i
+
+
+@njit(cache=True, inline="always")
+def _moved(s, loc, token, undone):
+    """Keep ``loc`` after the move ``token`` was played (``undone`` False) or taken back (True)."""
+    action = token & 255
+    card = (token >> 8) & 63
+    p = (action // N_TARGETS) if undone else (action % N_TARGETS)
+    if p == FOUNDATION or p >= E.MAX_PILES:
+        loc[card] = -1
+    else:
+        loc[card] = p * E.CAP + s[E.S_HEIGHT + p] - 1
+
+
+@njit(cache=True)
 def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, max_stored, prune):
     """Run (or resume) the depth-first search until won, lost, or a limit.
 
@@ -352,7 +388,9 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
     buf = np.empty(N_ACTIONS, np.int64)
     need = np.empty(E.MAX_PILES, np.int64)
     scores = np.empty(MAX_KIDS, np.int64)
-    nxt = np.empty(4, np.int64)
+    by_rank = np.empty(13, np.int64)
+    loc = np.empty(52, np.int64)  # where each card lies: pile * CAP + index (-1: home)
+    _locate(s, r, loc)
     if ctx[C_STARTED] == 0:
         ctx[C_STARTED] = 1
         _pile_hashes(s, r, ph)
@@ -363,7 +401,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         ctx[C_STORED] = 1
         ctx[C_NODES] = 1
         kid_off[0] = 0
-        kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, nxt, scores, ctx[C_ORDER])
+        kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, loc, scores, by_rank, ctx[C_ORDER])
         kid_i[0] = 0
         ctx[C_DEPTH] = 0
     elif ctx[C_STATUS] != PAUSED and ctx[C_STATUS] != TOO_DEEP:
@@ -380,6 +418,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
                 break
             d -= 1
             _undo(s, r, ph, tokens[d])
+            _moved(s, loc, tokens[d], True)
             continue
         if d + 1 >= max_depth or kid_off[d] + kid_n[d] > max_off:
             status = TOO_DEEP  # before the move: the caller may grow the stack and resume
@@ -387,6 +426,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         a = kids[kid_off[d] + kid_i[d]]
         kid_i[d] += 1
         tok = _apply(s, r, ph, a)
+        _moved(s, loc, tok, False)
         if E.is_won(s):
             tokens[d] = tok
             d += 1
@@ -394,11 +434,13 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
             break
         if stored >= max_stored:
             _undo(s, r, ph, tok)
+            _moved(s, loc, tok, True)
             kid_i[d] -= 1
             status = TABLE_FULL
             break
         if not _tt_insert(tt, _hash(ph, s, r)):
             _undo(s, r, ph, tok)
+            _moved(s, loc, tok, True)
             continue
         stored += 1
         nodes += 1
@@ -406,7 +448,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         d += 1
         off = kid_off[d - 1] + kid_n[d - 1]
         kid_off[d] = off
-        kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, nxt, scores, ctx[C_ORDER])
+        kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, loc, scores, by_rank, ctx[C_ORDER])
         kid_i[d] = 0
         if nodes >= max_nodes:
             status = PAUSED
