@@ -22,6 +22,12 @@ from sim.game import Game
 from sim.solver import DEFAULT_TABLE_SIZE, solve_deal
 
 
+def fail(message: str) -> None:
+    """Bad input: one line on stderr, exit status 2, nothing written."""
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def _solve_chunk(game: str, seed: int, deals: list[int], nodes: int, seconds: float, table: int, bases: bool) -> list[dict]:
     out = []
     for deal in deals:
@@ -60,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.report:
         rows = _read_rows(args.report)
         if not rows:
-            raise SystemExit(f"error: {args.report} holds no rows")
+            fail(f"{args.report} holds no rows")
         report(rows, rows[0]["game"], args, float("nan"))
         return 0
     ids = list(range(args.start, args.start + args.deals))
@@ -107,10 +113,10 @@ def _read_rows(path: str, game: str | None = None, seed: int | None = None) -> l
     except FileNotFoundError:
         return []
     except (KeyError, ValueError) as e:
-        raise SystemExit(f"error: {path} is not a solvability CSV ({e}); give another --csv")
+        fail(f"{path} is not a solvability CSV ({e}); give another --csv")
     other = {(r["game"], r["seed"]) for r in rows} - {(game, seed)}
     if game is not None and other:
-        raise SystemExit(f"error: {path} holds another study {sorted(other)[0]}; give another --csv")
+        fail(f"{path} holds another study {sorted(other)[0]}; give another --csv")
     return rows
 
 
