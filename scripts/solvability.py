@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         delayed(_solve_chunk)(game, args.seed, c, args.budget_nodes, args.budget_seconds, args.table_size, args.bases)
         for c in chunks
     )
-    rows: list[dict] = [r for r in done if r["deal"] in set(ids)]
+    wanted = set(ids)
+    rows: list[dict] = [r for r in done if r["deal"] in wanted]
     new_file = not done
     out = open(args.csv, "a", newline="") if args.csv else None
     writer = None
