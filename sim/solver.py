@@ -86,11 +86,18 @@ class _Search:
 
     FIRST_TABLE = 1 << 16
 
-    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0):
+    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0,
+                 dead: np.ndarray | None = None):
         self.r = r
         self.s = s.copy()
         self.table_size = table_size
-        self.table = np.zeros(min(self.FIRST_TABLE, table_size), np.uint64)
+        first = self.FIRST_TABLE
+        n_dead = 0 if dead is None else len(dead)
+        while first < table_size and n_dead > first * LOAD_LIMIT / 2:
+            first *= 2
+        self.table = np.zeros((min(first, table_size), 2), np.uint64)
+        self.comp = np.zeros((FIRST_DEPTH, 3), np.int64)
+        self.scc = np.zeros(FIRST_DEPTH, np.int64)
         self.ph = np.zeros(K.PH_SIZE, np.uint64)
         self.kids = np.empty(FIRST_DEPTH * 8, np.int16)
         self.kid_off = np.zeros(FIRST_DEPTH, np.int32)
@@ -100,6 +107,14 @@ class _Search:
         self.ctx = np.zeros(K.CTX_SIZE, np.int64)
         self.ctx[K.C_ORDER] = order
         self.prune = prune
+        if n_dead and not prune & K.PRUNE_SAME_CARD:
+            self.ctx[K.C_STORED] = K.seed_table(self.table, dead)
+
+    def dead(self) -> np.ndarray:
+        """The positions this search (and those it was seeded from) proved lost: seeds for the next search."""
+        if self.prune & K.PRUNE_SAME_CARD:
+            return np.zeros(0, np.uint64)
+        return K.dead_keys(self.table)
 
     @property
     def nodes(self) -> int:
@@ -113,15 +128,20 @@ class _Search:
         """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow."""
         while True:
             status = int(
-                K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n, self.kid_i,
-                         self.tokens, self.ctx, pause_at, int(self.table.shape[0] * LOAD_LIMIT), self.prune)
+                K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n,
+                         self.kid_i, self.tokens, self.comp, self.scc, self.ctx, pause_at,
+                         int(self.table.shape[0] * LOAD_LIMIT), self.prune)
             )
             if status == K.TABLE_FULL and self.table.shape[0] < self.table_size:
-                bigger = np.zeros(self.table.shape[0] * 2, np.uint64)
-                K.rehash(self.table, bigger)
+                bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
+                K.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
                 self.table = bigger
             elif status == K.TOO_DEEP and self.tokens.shape[0] < MAX_DEPTH:
                 self._grow_stack()
+            elif status == K.SCC_FULL:
+                scc = np.zeros(2 * self.scc.shape[0], np.int64)
+                scc[: self.scc.shape[0]] = self.scc
+                self.scc = scc
             else:
                 return status
             self.ctx[K.C_STATUS] = K.PAUSED
@@ -129,9 +149,9 @@ class _Search:
     def _grow_stack(self) -> None:
         """Double the path arrays (depth-first paths can run to millions of moves)."""
         d = self.tokens.shape[0]
-        for name in ("kid_off", "kid_n", "kid_i", "tokens"):
+        for name in ("kid_off", "kid_n", "kid_i", "tokens", "comp"):
             old = getattr(self, name)
-            new = np.zeros(2 * d, old.dtype)
+            new = np.zeros((2 * d,) + old.shape[1:], old.dtype)
             new[:d] = old
             setattr(self, name, new)
         if self.kids.shape[0] < 8 * 2 * d:
@@ -184,7 +204,7 @@ def solve(
     budget_nodes: int = DEFAULT_BUDGET_NODES,
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     table_size: int = DEFAULT_TABLE_SIZE,
-    prune: int = K.PRUNE_ALL,
+    prune: int = K.PRUNE_DEFAULT,
     bases: bool = False,
     shorten: bool = True,
 ) -> SolveResult:
@@ -237,6 +257,7 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     problem settles the deal, "lost" needs every problem lost.
     """
     verdicts = {key: UNKNOWN for key in problems}
+    dead = {key: None for key in problems}  # positions proved lost by earlier rounds, per problem
     spent = 0
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
@@ -255,8 +276,11 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
             if len(open_keys) == 1 and rate > 0:
                 if limit * (1 + ROUND_GROWTH) > min(left, rate * (deadline - now)):
                     limit = left  # the last round: all that is left
-            search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
+            search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no, dead=dead[key])
+            dead[key] = None
             verdict = _run_until(search, limit, deadline)
+            if verdict is None:
+                dead[key] = search.dead()
             spent += search.nodes
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)

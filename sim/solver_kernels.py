@@ -27,6 +27,12 @@ PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile
 PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a sibling
 PRUNE_SAFE_DEEPER = 8  #: also a foundation move whose would-be covers are themselves always safe
 PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER
+#: the default: every rule that depends on the position only, so completed components are proved lost
+PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER
+
+# a table slot is (key, value); the value is 0 (free, or not tracked), DEAD (a proved-lost position)
+# or i + 1 (an open position, discovered i-th); key and value share a cache line
+DEAD = np.uint64(1) << np.uint64(63)
 
 # search status (ctx[C_STATUS])
 RUNNING = 0
@@ -35,6 +41,7 @@ LOST = 2  #: every reachable position seen: proved lost
 PAUSED = 3  #: node budget of this call spent; call again to resume
 TABLE_FULL = 4  #: the transposition table reached its load limit
 TOO_DEEP = 5  #: the path would outgrow the stack (nothing lost: grow it and resume)
+SCC_FULL = 6  #: the stack of open components is full (nothing lost: grow it and resume)
 
 # ctx fields
 C_DEPTH = 0
@@ -43,6 +50,8 @@ C_STATUS = 2
 C_STORED = 3
 C_STARTED = 4
 C_ORDER = 5  #: 0: the heuristic order; k > 0: the same, shuffled by k (for restarts)
+C_SCC_TOP = 6  #: height of the stack of positions whose component is still open
+C_INDEX = 7  #: discovery numbers handed out so far
 CTX_SIZE = 8
 
 MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
@@ -118,19 +127,19 @@ def _undo(s, r, ph, token):
 
 
 @njit(cache=True, inline="always")
-def _tt_insert(tt, key):
-    """Insert ``key``; True if it was new. Linear probing, 0 marks a free slot."""
+def _tt_slot(tt, key):
+    """Insert ``key``; its slot if it was new, ``-1 - slot`` if it was there. Linear probing, key 0 marks a free slot."""
     if key == np.uint64(0):
         key = np.uint64(1)
     mask = np.uint64(tt.shape[0] - 1)
     i = key & mask
     while True:
-        k = tt[i]
+        k = tt[i, 0]
         if k == key:
-            return False
+            return -1 - np.int64(i)
         if k == np.uint64(0):
-            tt[i] = key
-            return True
+            tt[i, 0] = key
+            return np.int64(i)
         i = (i + np.uint64(1)) & mask
 
 
@@ -372,7 +381,7 @@ def _moved(s, loc, token, undone):
 
 
 @njit(cache=True)
-def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, max_stored, prune):
+def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, max_nodes, max_stored, prune):
     """Run (or resume) the depth-first search until won, lost, or a limit.
 
     ``kids`` is one flat stack of the children of every position on the path
@@ -380,11 +389,22 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
     ``kid_i[d]``). ``s`` is the live position (left at the end of the path when won);
     ``tokens[:ctx[C_DEPTH]]`` are the undo tokens of the path. ``max_nodes``
     is the node count at which to pause; ``max_stored`` the table's load limit.
+
+    Unless ``prune`` has the path-dependent ``PRUNE_SAME_CARD``, the search
+    also runs Tarjan's strongly connected components: the table's value
+    holds each open position's discovery number + 1, ``comp[d]`` the
+    path's discovery number, low link and component-stack height at depth
+    ``d``, and ``scc`` the table slots of the positions whose component is
+    still open. When a component closes without a win, its positions are
+    marked ``DEAD`` in the table: nothing reachable from them wins (proof in
+    ``sim/pruning.md``), so a later search may skip them. A slot already
+    ``DEAD`` when the search starts counts as seen.
     Returns the status (also in ``ctx[C_STATUS]``).
     """
     n_piles = r[E.R_NPILES]
     max_depth = kid_n.shape[0] - 1
     max_off = kids.shape[0] - MAX_KIDS
+    track = (prune & PRUNE_SAME_CARD) == 0
     buf = np.empty(N_ACTIONS, np.int64)
     need = np.empty(E.MAX_PILES, np.int64)
     scores = np.empty(MAX_KIDS, np.int64)
@@ -397,22 +417,42 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         if E.is_won(s):
             ctx[C_STATUS] = WON
             return WON
-        _tt_insert(tt, _hash(ph, s, r))
-        ctx[C_STORED] = 1
+        slot = _tt_slot(tt, _hash(ph, s, r))
+        if slot < 0:  # the start itself is known to be lost
+            ctx[C_STATUS] = LOST
+            return LOST
+        if track:
+            tt[slot, 1] = 1
+            scc[0] = slot
+            ctx[C_SCC_TOP] = 1
+            ctx[C_INDEX] = 1
+            comp[0, 0] = 0
+            comp[0, 1] = 0
+            comp[0, 2] = 0
+        ctx[C_STORED] += 1
         ctx[C_NODES] = 1
         kid_off[0] = 0
         kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, loc, scores, by_rank, ctx[C_ORDER])
         kid_i[0] = 0
         ctx[C_DEPTH] = 0
-    elif ctx[C_STATUS] != PAUSED and ctx[C_STATUS] != TOO_DEEP:
+    elif ctx[C_STATUS] != PAUSED and ctx[C_STATUS] != TOO_DEEP and ctx[C_STATUS] != SCC_FULL:
         return ctx[C_STATUS]
     ctx[C_STATUS] = RUNNING
     d = ctx[C_DEPTH]
     nodes = ctx[C_NODES]
     stored = ctx[C_STORED]
+    top = ctx[C_SCC_TOP]
+    index = ctx[C_INDEX]
     status = RUNNING
     while True:
         if kid_i[d] >= kid_n[d]:
+            if track:
+                if comp[d, 1] == comp[d, 0]:  # the root of a component: all of it is lost
+                    while top > comp[d, 2]:
+                        top -= 1
+                        tt[scc[top], 1] = DEAD
+                elif comp[d - 1, 1] > comp[d, 1]:
+                    comp[d - 1, 1] = comp[d, 1]
             if d == 0:
                 status = LOST
                 break
@@ -422,6 +462,9 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
             continue
         if d + 1 >= max_depth or kid_off[d] + kid_n[d] > max_off:
             status = TOO_DEEP  # before the move: the caller may grow the stack and resume
+            break
+        if track and top >= scc.shape[0]:
+            status = SCC_FULL
             break
         a = kids[kid_off[d] + kid_i[d]]
         kid_i[d] += 1
@@ -438,7 +481,12 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
             kid_i[d] -= 1
             status = TABLE_FULL
             break
-        if not _tt_insert(tt, _hash(ph, s, r)):
+        slot = _tt_slot(tt, _hash(ph, s, r))
+        if slot < 0:
+            if track:
+                seen = tt[-1 - slot, 1]
+                if seen != np.uint64(0) and seen != DEAD and np.int64(seen) - 1 < comp[d, 1]:
+                    comp[d, 1] = np.int64(seen) - 1  # an open position: the same component
             _undo(s, r, ph, tok)
             _moved(s, loc, tok, True)
             continue
@@ -446,6 +494,14 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
         nodes += 1
         tokens[d] = tok
         d += 1
+        if track:
+            tt[slot, 1] = np.uint64(index + 1)
+            comp[d, 0] = index
+            comp[d, 1] = index
+            comp[d, 2] = top
+            index += 1
+            scc[top] = slot
+            top += 1
         off = kid_off[d - 1] + kid_n[d - 1]
         kid_off[d] = off
         kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, loc, scores, by_rank, ctx[C_ORDER])
@@ -456,16 +512,44 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, ctx, max_nodes, ma
     ctx[C_DEPTH] = d
     ctx[C_NODES] = nodes
     ctx[C_STORED] = stored
+    ctx[C_SCC_TOP] = top
+    ctx[C_INDEX] = index
     ctx[C_STATUS] = status
     return status
 
 
 @njit(cache=True)
-def rehash(old, new):
-    """Move every key of table ``old`` into the larger empty table ``new``."""
+def rehash(old, new, scc, top):
+    """Move every slot of table ``old`` into the larger empty table ``new``; re-point ``scc[:top]``."""
     for i in range(old.shape[0]):
-        if old[i] != np.uint64(0):
-            _tt_insert(new, old[i])
+        if old[i, 0] != np.uint64(0):
+            new[_tt_slot(new, old[i, 0]), 1] = old[i, 1]
+    for j in range(top):
+        scc[j] = -1 - _tt_slot(new, old[scc[j], 0])
+
+
+@njit(cache=True)
+def seed_table(tt, keys):
+    """Put proved-lost positions ``keys`` (from earlier searches of the same start) into an empty table."""
+    for i in range(keys.shape[0]):
+        tt[_tt_slot(tt, keys[i]), 1] = DEAD
+    return keys.shape[0]
+
+
+@njit(cache=True)
+def dead_keys(tt):
+    """The keys of the table's proved-lost positions."""
+    n = 0
+    for i in range(tt.shape[0]):
+        if tt[i, 1] == DEAD:
+            n += 1
+    out = np.empty(n, np.uint64)
+    n = 0
+    for i in range(tt.shape[0]):
+        if tt[i, 1] == DEAD:
+            out[n] = tt[i, 0]
+            n += 1
+    return out
 
 
 @njit(cache=True)

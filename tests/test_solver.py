@@ -20,7 +20,7 @@ from sim import solver_kernels as K
 from sim.game import Game
 from sim.rules import GAMES
 from sim.moves import Move
-from sim.solver import LOST, UNKNOWN, WON, solve, solve_deal
+from sim.solver import LOST, UNKNOWN, WON, _run_until, _Search, solve, solve_deal
 
 BC, SA, SC = Game("beleaguered-castle"), Game("streets-and-alleys"), Game("selective-castle")
 QUICK = dict(budget_nodes=300_000, budget_seconds=20)
@@ -250,17 +250,61 @@ SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL, K.PRU
 @pytest.mark.parametrize("game,deals", [(BC, range(100, 220)), (SA, range(100, 220)), (SC, range(100, 160))],
                          ids=["bc", "sa", "sc"])
 def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
-    """300 deals per switch over the three games: every verdict both searches settle is the same."""
+    """300 deals per switch over the three games: every verdict both searches settle is the same.
+
+    Each switch is flipped from the default: the three position-only rules
+    turned off, the same-card rule turned on (which also stops the rounds
+    carrying proved-lost positions, so that is compared too). The budget
+    spans three rounds, so most deals carry losses from round to round.
+    """
     budget = dict(budget_nodes=120_000, budget_seconds=10)
     compared = 0
     for deal in deals:
         state = game.deal(deal)
-        on = solve(game, state, prune=K.PRUNE_ALL, **budget).result
-        off = solve(game, state, prune=K.PRUNE_ALL & ~switch, **budget).result
+        on = solve(game, state, prune=K.PRUNE_DEFAULT, **budget).result
+        off = solve(game, state, prune=K.PRUNE_DEFAULT ^ switch, **budget).result
         if UNKNOWN not in (on, off):
             assert on == off, f"deal {deal}: {on} with the rule, {off} without"
             compared += 1
     assert compared >= len(deals) // 3
+
+
+def _exhaust(game: Game, deal: int, limits: list[int], prune: int = K.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
+    """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each seeded with the last's losses."""
+    start = game.deal(deal)._s.copy()
+    dead, spent = None, []
+    for order, limit in enumerate(limits + [10**9]):
+        search = _Search(game.rules_array, start, 1 << 22, prune, order=order, dead=dead)
+        verdict = _run_until(search, limit, float("inf"))
+        spent.append(search.nodes)
+        dead = search.dead()
+        if verdict is not None:
+            return verdict, spent, len(dead)
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("game,deal", [(SA, 200), (BC, 160)], ids=["sa-200", "bc-160"])
+def test_rounds_carrying_losses_cost_about_one_exhaustive_search(game, deal):
+    """A lost deal: rounds in new orders, seeded with what the rounds before proved lost, store
+    about as many positions in all as one exhaustive search (within the open components at each
+    pause), and the last search ends with every position it holds proved lost."""
+    verdict, (whole,), n_dead = _exhaust(game, deal, [])
+    assert verdict == LOST and n_dead == whole  # a finished proof: everything closed
+    verdict, spent, n_dead = _exhaust(game, deal, [whole // 8, whole // 4, whole // 4])
+    assert verdict == LOST and len(spent) == 4
+    assert whole <= sum(spent) <= whole * 1.05, (whole, spent)
+    assert n_dead >= whole
+    # with the same-card rule nothing is carried: every round starts again
+    verdict, spent, n_dead = _exhaust(game, deal, [whole // 8, whole // 4, whole // 4], K.PRUNE_ALL)
+    assert verdict == LOST and sum(spent) > whole * 1.5 and n_dead == 0
+
+
+def test_a_start_already_proved_lost_is_lost_at_once():
+    start = SA.deal(200)._s.copy()
+    first = _Search(SA.rules_array, start, 1 << 22, K.PRUNE_DEFAULT)
+    assert _run_until(first, 10**9, float("inf")) == LOST
+    again = _Search(SA.rules_array, start, 1 << 22, K.PRUNE_DEFAULT, dead=first.dead())
+    assert _run_until(again, 10**9, float("inf")) == LOST and again.nodes == 0
 
 
 @pytest.mark.parametrize("game", [SA, BC, SC], ids=lambda g: g.rules.slug)
