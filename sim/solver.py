@@ -45,7 +45,7 @@ from .rules import FoundationBase
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 DEFAULT_BUDGET_NODES = 100_000_000  #: about a minute and a half: the seconds bind first on a usual machine
 DEFAULT_BUDGET_SECONDS = 60.0
-DEFAULT_TABLE_SIZE = 1 << 27  #: at most 128M keys = 1 GB, about a minute of search (the table starts small and grows)
+DEFAULT_TABLE_SIZE = 1 << 27  #: at most 128M slots = 2 GB, about a minute of search (the table starts small and grows)
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
 MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
@@ -212,7 +212,7 @@ def solve(
 
     ``budget_nodes`` and ``budget_seconds`` (CPU seconds) bound the whole call (all bases
     together); ``table_size`` is the transposition table's slot count (a
-    power of two, 8 bytes each); ``prune`` the bits of
+    power of two, 16 bytes each: key and component mark); ``prune`` the bits of
     :mod:`sim.solver_kernels`' pruning switches. ``bases=True`` (games whose
     base is chosen) solves every base rank and reports each verdict.
     ``shorten`` passes a win through :func:`shorten_line` (the depth-first
