@@ -51,7 +51,7 @@ MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond i
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
 SLICE_NODES = 200_000  #: nodes between clock checks
 FIRST_ROUND_NODES = 20_000  #: per-problem budget of the first round
-ROUND_GROWTH = 3  #: the budget grows this much a round
+ROUND_GROWTH = 1.25  #: the budget grows this much a round (restarts are cheap: proved losses are kept)
 
 
 #: The solver's clock: CPU seconds of this process. A budget in seconds then
@@ -86,16 +86,12 @@ class _Search:
 
     FIRST_TABLE = 1 << 16
 
-    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0,
-                 dead: np.ndarray | None = None):
+    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0):
         self.r = r
+        self.start = s.copy()
         self.s = s.copy()
         self.table_size = table_size
-        first = self.FIRST_TABLE
-        n_dead = 0 if dead is None else len(dead)
-        while first < table_size and n_dead > first * LOAD_LIMIT / 2:
-            first *= 2
-        self.table = np.zeros((min(first, table_size), 2), np.uint64)
+        self.table = np.zeros((min(self.FIRST_TABLE, table_size), 2), np.uint64)
         self.comp = np.zeros((FIRST_DEPTH, 3), np.int64)
         self.scc = np.zeros(FIRST_DEPTH, np.int64)
         self.ph = np.zeros(K.PH_SIZE, np.uint64)
@@ -107,11 +103,26 @@ class _Search:
         self.ctx = np.zeros(K.CTX_SIZE, np.int64)
         self.ctx[K.C_ORDER] = order
         self.prune = prune
-        if n_dead and not prune & K.PRUNE_SAME_CARD:
-            self.ctx[K.C_STORED] = K.seed_table(self.table, dead)
+
+    def restart(self, order: int) -> None:
+        """Search again from the start in move order ``order``, keeping the table's proved losses.
+
+        Positions an earlier round left open are searched again; only with
+        the path-dependent same-card rule, which proves nothing, does the
+        table start empty.
+        """
+        self.s = self.start.copy()
+        stored, next_round = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1
+        if self.prune & K.PRUNE_SAME_CARD:
+            self.table[:] = 0
+            stored = 0
+        self.ctx[:] = 0
+        self.ctx[K.C_ROUND] = next_round
+        self.ctx[K.C_ORDER] = order
+        self.ctx[K.C_STORED] = stored
 
     def dead(self) -> np.ndarray:
-        """The positions this search (and those it was seeded from) proved lost: seeds for the next search."""
+        """The keys of the positions this search's rounds proved lost."""
         if self.prune & K.PRUNE_SAME_CARD:
             return np.zeros(0, np.uint64)
         return K.dead_keys(self.table)
@@ -246,9 +257,10 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
 
     Search times of won deals are heavy-tailed in the move order, so short
-    searches in several orders find most wins far sooner than one long one;
-    a proof of loss needs one exhaustive round, which costs at most
-    ``ROUND_GROWTH / (ROUND_GROWTH - 1)`` times a single search. When one
+    searches in several orders find most wins far sooner than one long one.
+    Each round of a problem starts with the positions earlier rounds proved
+    lost (closed components, see ``sim/pruning.md``), so a proof of loss
+    costs about one exhaustive search however many rounds it spans. When one
     problem is left and the round after this one could not finish in the
     time left, this round is the last and gets all the budget that is left:
     a loss that needs the whole budget can still be proved, instead of the
@@ -257,7 +269,7 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     problem settles the deal, "lost" needs every problem lost.
     """
     verdicts = {key: UNKNOWN for key in problems}
-    dead = {key: None for key in problems}  # positions proved lost by earlier rounds, per problem
+    searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
     spent = 0
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
@@ -276,11 +288,14 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
             if len(open_keys) == 1 and rate > 0:
                 if limit * (1 + ROUND_GROWTH) > min(left, rate * (deadline - now)):
                     limit = left  # the last round: all that is left
-            search = _Search(game.rules_array, problems[key], table_size, prune, order=round_no, dead=dead[key])
-            dead[key] = None
+            search = searches.get(key)
+            if search is None:
+                search = searches[key] = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
+            else:
+                search.restart(round_no)
             verdict = _run_until(search, limit, deadline)
-            if verdict is None:
-                dead[key] = search.dead()
+            if verdict is not None:
+                del searches[key]  # settled: free its table
             spent += search.nodes
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
@@ -292,9 +307,10 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
                     return SolveResult(WON, moves, spent)
             if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP):
                 verdicts[key] = UNKNOWN + "!"  # cannot be settled with this table: do not retry
+                searches.pop(key, None)
         if budget_nodes - spent <= 0 or clock() >= deadline:
             break
-        per_problem *= ROUND_GROWTH
+        per_problem = int(per_problem * ROUND_GROWTH)
         round_no += 1
     final = {key: (v if v in (WON, LOST) else UNKNOWN) for key, v in verdicts.items()}
     if WON in final.values():

@@ -30,9 +30,13 @@ PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SA
 #: the default: every rule that depends on the position only, so completed components are proved lost
 PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER
 
-# a table slot is (key, value); the value is 0 (free, or not tracked), DEAD (a proved-lost position)
-# or i + 1 (an open position, discovered i-th); key and value share a cache line
+# a table slot is (key, value); key and value share a cache line. The value is 0 (not tracked),
+# DEAD (a proved-lost position), or round << ROUND_SHIFT | i + 1: a position discovered i-th in
+# that round, open if the round is the current one, else left over from a round cut short and
+# searched again as if new
 DEAD = np.uint64(1) << np.uint64(63)
+ROUND_SHIFT = np.uint64(40)
+INDEX_MASK = (np.uint64(1) << ROUND_SHIFT) - np.uint64(1)
 
 # search status (ctx[C_STATUS])
 RUNNING = 0
@@ -52,7 +56,8 @@ C_STARTED = 4
 C_ORDER = 5  #: 0: the heuristic order; k > 0: the same, shuffled by k (for restarts)
 C_SCC_TOP = 6  #: height of the stack of positions whose component is still open
 C_INDEX = 7  #: discovery numbers handed out so far
-CTX_SIZE = 8
+C_ROUND = 8  #: the round (bumped by each restart of a search that keeps its table)
+CTX_SIZE = 10
 
 MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
 
@@ -392,13 +397,14 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
 
     Unless ``prune`` has the path-dependent ``PRUNE_SAME_CARD``, the search
     also runs Tarjan's strongly connected components: the table's value
-    holds each open position's discovery number + 1, ``comp[d]`` the
+    holds each open position's round and discovery number + 1, ``comp[d]`` the
     path's discovery number, low link and component-stack height at depth
     ``d``, and ``scc`` the table slots of the positions whose component is
     still open. When a component closes without a win, its positions are
     marked ``DEAD`` in the table: nothing reachable from them wins (proof in
-    ``sim/pruning.md``), so a later search may skip them. A slot already
-    ``DEAD`` when the search starts counts as seen.
+    ``sim/pruning.md``). A restart (a new round, ``ctx[C_ROUND]`` bumped, the
+    path cleared) keeps the table: ``DEAD`` positions count as seen, positions
+    an earlier round left open are searched again.
     Returns the status (also in ``ctx[C_STATUS]``).
     """
     n_piles = r[E.R_NPILES]
@@ -417,19 +423,23 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         if E.is_won(s):
             ctx[C_STATUS] = WON
             return WON
+        epoch = np.uint64(ctx[C_ROUND]) << ROUND_SHIFT
         slot = _tt_slot(tt, _hash(ph, s, r))
-        if slot < 0:  # the start itself is known to be lost
-            ctx[C_STATUS] = LOST
-            return LOST
+        if slot < 0:
+            slot = -1 - slot
+            if not track or tt[slot, 1] == DEAD:  # the start itself is known to be lost
+                ctx[C_STATUS] = LOST
+                return LOST
+        else:
+            ctx[C_STORED] += 1
         if track:
-            tt[slot, 1] = 1
+            tt[slot, 1] = epoch | np.uint64(1)
             scc[0] = slot
             ctx[C_SCC_TOP] = 1
             ctx[C_INDEX] = 1
             comp[0, 0] = 0
             comp[0, 1] = 0
             comp[0, 2] = 0
-        ctx[C_STORED] += 1
         ctx[C_NODES] = 1
         kid_off[0] = 0
         kid_n[0] = _expand(s, r, prune, 0, False, buf, kids, 0, need, loc, scores, by_rank, ctx[C_ORDER])
@@ -443,6 +453,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     stored = ctx[C_STORED]
     top = ctx[C_SCC_TOP]
     index = ctx[C_INDEX]
+    epoch = np.uint64(ctx[C_ROUND]) << ROUND_SHIFT
     status = RUNNING
     while True:
         if kid_i[d] >= kid_n[d]:
@@ -483,19 +494,24 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
             break
         slot = _tt_slot(tt, _hash(ph, s, r))
         if slot < 0:
-            if track:
-                seen = tt[-1 - slot, 1]
-                if seen != np.uint64(0) and seen != DEAD and np.int64(seen) - 1 < comp[d, 1]:
-                    comp[d, 1] = np.int64(seen) - 1  # an open position: the same component
-            _undo(s, r, ph, tok)
-            _moved(s, loc, tok, True)
-            continue
-        stored += 1
+            slot = -1 - slot
+            seen = tt[slot, 1]
+            if not track or seen == DEAD or (seen & ~INDEX_MASK) == epoch:
+                if track and seen != DEAD:  # open in this round: the same component
+                    low = np.int64(seen & INDEX_MASK) - 1
+                    if low < comp[d, 1]:
+                        comp[d, 1] = low
+                _undo(s, r, ph, tok)
+                _moved(s, loc, tok, True)
+                continue
+            # else: left open by an earlier round: search it again
+        else:
+            stored += 1
         nodes += 1
         tokens[d] = tok
         d += 1
         if track:
-            tt[slot, 1] = np.uint64(index + 1)
+            tt[slot, 1] = epoch | np.uint64(index + 1)
             comp[d, 0] = index
             comp[d, 1] = index
             comp[d, 2] = top
@@ -526,14 +542,6 @@ def rehash(old, new, scc, top):
             new[_tt_slot(new, old[i, 0]), 1] = old[i, 1]
     for j in range(top):
         scc[j] = -1 - _tt_slot(new, old[scc[j], 0])
-
-
-@njit(cache=True)
-def seed_table(tt, keys):
-    """Put proved-lost positions ``keys`` (from earlier searches of the same start) into an empty table."""
-    for i in range(keys.shape[0]):
-        tt[_tt_slot(tt, keys[i]), 1] = DEAD
-    return keys.shape[0]
 
 
 @njit(cache=True)

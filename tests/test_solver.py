@@ -270,16 +270,16 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
 
 
 def _exhaust(game: Game, deal: int, limits: list[int], prune: int = K.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
-    """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each seeded with the last's losses."""
-    start = game.deal(deal)._s.copy()
-    dead, spent = None, []
+    """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each restarting the search in a new order."""
+    search = _Search(game.rules_array, game.deal(deal)._s.copy(), 1 << 22, prune)
+    spent = []
     for order, limit in enumerate(limits + [10**9]):
-        search = _Search(game.rules_array, start, 1 << 22, prune, order=order, dead=dead)
+        if order:
+            search.restart(order)
         verdict = _run_until(search, limit, float("inf"))
         spent.append(search.nodes)
-        dead = search.dead()
         if verdict is not None:
-            return verdict, spent, len(dead)
+            return verdict, spent, len(search.dead())
     raise AssertionError("unreachable")
 
 
@@ -300,11 +300,25 @@ def test_rounds_carrying_losses_cost_about_one_exhaustive_search(game, deal):
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
-    start = SA.deal(200)._s.copy()
-    first = _Search(SA.rules_array, start, 1 << 22, K.PRUNE_DEFAULT)
-    assert _run_until(first, 10**9, float("inf")) == LOST
-    again = _Search(SA.rules_array, start, 1 << 22, K.PRUNE_DEFAULT, dead=first.dead())
-    assert _run_until(again, 10**9, float("inf")) == LOST and again.nodes == 0
+    search = _Search(SA.rules_array, SA.deal(200)._s.copy(), 1 << 22, K.PRUNE_DEFAULT)
+    assert _run_until(search, 10**9, float("inf")) == LOST
+    search.restart(5)
+    assert _run_until(search, 10**9, float("inf")) == LOST and search.nodes == 0
+
+
+def test_a_restart_finds_the_same_win_set():
+    """Wins survive restarts: a won deal paused after a few positions, restarted in other orders, is still won."""
+    for deal in (2, 4, 5):
+        search = _Search(BC.rules_array, BC.deal(deal)._s.copy(), 1 << 22, K.PRUNE_DEFAULT)
+        verdict = None
+        for order, limit in enumerate([50, 200, 1000, 10**9]):
+            if order:
+                search.restart(order)
+            verdict = _run_until(search, limit, float("inf"))
+            if verdict is not None:
+                break
+        assert verdict == WON
+        assert _replays(BC, deal, search.moves())
 
 
 @pytest.mark.parametrize("game", [SA, BC, SC], ids=lambda g: g.rules.slug)
