@@ -6,11 +6,13 @@ compiled depth-first search of :mod:`sim.solver_kernels`; this module
 allocates its buffers, watches the clock between node-budget slices, and
 confirms every win by replaying it in both engines.
 
-Every game is searched in rounds whose node budgets grow (x3 a round), each
-round a fresh search in a different move order: search effort on winnable
-deals is heavy-tailed in the move order, so several short searches find
-most wins sooner than one long one, while a proof of loss (one exhaustive
-round, in any order) costs at most 1.5 times a single search.
+Every game is searched in rounds whose node budgets grow (x1.25 a round),
+each round a restart from the root in a different move order: search effort
+on winnable deals is heavy-tailed in the move order, so many short searches
+find most wins sooner than one long one. A restart keeps the table's proved
+losses (the search closes strongly connected components as it goes, and a
+component closed without a win is lost), so a proof of loss costs about one
+exhaustive search however many rounds it spans.
 
 Selective Castle is solved as its 13 fixed-base problems (a position before
 any foundation move is the same in all of them; base ``b`` means the first
