@@ -296,20 +296,18 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
             else:
                 search.restart(round_no)
             verdict = _run_until(search, limit, deadline)
-            if verdict is not None:
-                del searches[key]  # settled: free its table
             spent += search.nodes
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
+            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP):
+                verdict = UNKNOWN + "!"  # cannot be settled with this table: do not retry
             if verdict is not None:
                 verdicts[key] = verdict
+                del searches[key]  # settled (or never will be): free its table
             if verdict == WON and not moves:
                 moves = search.moves()
                 if not all_problems:
                     return SolveResult(WON, moves, spent)
-            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP):
-                verdicts[key] = UNKNOWN + "!"  # cannot be settled with this table: do not retry
-                searches.pop(key, None)
         if budget_nodes - spent <= 0 or clock() >= deadline:
             break
         per_problem = int(per_problem * ROUND_GROWTH)
