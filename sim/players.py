@@ -350,7 +350,7 @@ SOLVER_SPEC = PlayerSpec(
     (
         Param("budget_nodes", DEFAULT_BUDGET_NODES, "nodes searched at most per deal"),
         Param("budget_seconds", DEFAULT_BUDGET_SECONDS, "CPU seconds at most per deal"),
-        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each; all bases together)"),
         Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)"),
     ),
     play_deal=_solver_play_deal,

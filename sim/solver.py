@@ -83,17 +83,47 @@ class SolveResult:
         return d
 
 
+class _Slots:
+    """The table slots one solve call may hold: ``table_size`` bounds all its searches together.
+
+    Selective Castle keeps a table per open base (up to 13); without a
+    common bound its memory would be thirteen tables' worth, not the one
+    the caller asked for. A search whose table cannot grow because the
+    others hold the rest is *starved*: it waits for a settled problem to
+    give its slots back.
+    """
+
+    FIRST = 1 << 16  #: a search's first table (it doubles as it fills)
+    SMALLEST = 64
+
+    def __init__(self, limit: int, n_searches: int):
+        self.limit = limit
+        self.used = 0
+        # each search's first table: small enough that all of them fit in the limit together
+        self.first = max(min(self.FIRST, 1 << ((limit // max(n_searches, 1)).bit_length() - 1)), self.SMALLEST)
+
+    def take(self, n: int) -> bool:
+        """Hand out ``n`` more slots if the limit allows."""
+        if self.used + n > self.limit:
+            return False
+        self.used += n
+        return True
+
+    def give_back(self, n: int) -> None:
+        self.used -= n
+
+
 class _Search:
     """One resumable search: the kernel's arrays and its context."""
 
-    FIRST_TABLE = 1 << 16
-
-    def __init__(self, r: np.ndarray, s: np.ndarray, table_size: int, prune: int, order: int = 0):
+    def __init__(self, r: np.ndarray, s: np.ndarray, slots: _Slots, prune: int, order: int = 0):
         self.r = r
         self.start = s.copy()
         self.s = s.copy()
-        self.table_size = table_size
-        self.table = np.zeros((min(self.FIRST_TABLE, table_size), 2), np.uint64)
+        self.slots = slots
+        slots.take(slots.first)  # always granted: the first tables of all searches fit together
+        self.table = np.zeros((slots.first, 2), np.uint64)
+        self.starved = False
         self.comp = np.zeros((FIRST_DEPTH, 3), np.int64)
         self.scc = np.zeros(FIRST_DEPTH, np.int64)
         self.ph = np.zeros(K.PH_SIZE, np.uint64)
@@ -138,14 +168,23 @@ class _Search:
         return int(self.ctx[K.C_STATUS])
 
     def run(self, pause_at: int) -> int:
-        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow."""
+        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow.
+
+        ``starved`` tells whether a full table could not grow because other
+        searches of the call hold the slots (not because of the limit itself).
+        """
+        self.starved = False
         while True:
             status = int(
                 K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n,
                          self.kid_i, self.tokens, self.comp, self.scc, self.ctx, pause_at,
                          int(self.table.shape[0] * LOAD_LIMIT), self.prune)
             )
-            if status == K.TABLE_FULL and self.table.shape[0] < self.table_size:
+            size = self.table.shape[0]
+            if status == K.TABLE_FULL and 2 * size <= self.slots.limit:
+                if not self.slots.take(size):
+                    self.starved = True
+                    return status
                 bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
                 K.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
                 self.table = bigger
@@ -174,6 +213,11 @@ class _Search:
 
     def moves(self) -> list[Move]:
         return [Move.from_action(int(t) & 255) for t in self.tokens[: self.ctx[K.C_DEPTH]]]
+
+    def free(self) -> None:
+        """Give the table's slots back to the call's other searches."""
+        self.slots.give_back(self.table.shape[0])
+        self.table = np.zeros((0, 2), np.uint64)
 
 
 def _check_table_size(table_size: int) -> None:
@@ -224,8 +268,9 @@ def solve(
     """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
 
     ``budget_nodes`` and ``budget_seconds`` (CPU seconds) bound the whole call (all bases
-    together); ``table_size`` is the transposition table's slot count (a
-    power of two, 16 bytes each: key and component mark); ``prune`` the bits of
+    together); ``table_size`` bounds the transposition tables' slots (a
+    power of two, 16 bytes each: key and component mark; with several
+    problems, all their tables together); ``prune`` the bits of
     :mod:`sim.solver_kernels`' pruning switches. ``bases=True`` (games whose
     base is chosen) solves every base rank and reports each verdict.
     ``shorten`` passes a win through :func:`shorten_line` (the depth-first
@@ -268,10 +313,13 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
     a loss that needs the whole budget can still be proved, instead of the
     budget running out at the start of a round too big to finish.
     ``problems`` maps a key (a base rank, or None) to a start state; any won
-    problem settles the deal, "lost" needs every problem lost.
+    problem settles the deal, "lost" needs every problem lost. Their tables
+    share ``table_size`` slots (:class:`_Slots`); a problem starved of slots
+    waits, open, for a settled one to free its table.
     """
     verdicts = {key: UNKNOWN for key in problems}
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
+    slots = _Slots(table_size, len(problems))  # table_size bounds the tables of all problems together
     spent = 0
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
@@ -281,6 +329,7 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
         open_keys = [key for key in problems if verdicts[key] == UNKNOWN]
         if not open_keys:
             break
+        all_starved = True
         for key in open_keys:
             left = budget_nodes - spent
             now = clock()
@@ -292,24 +341,25 @@ def _solve_rounds(game, problems, budget_nodes, deadline, table_size, prune, all
                     limit = left  # the last round: all that is left
             search = searches.get(key)
             if search is None:
-                search = searches[key] = _Search(game.rules_array, problems[key], table_size, prune, order=round_no)
+                search = searches[key] = _Search(game.rules_array, problems[key], slots, prune, order=round_no)
             else:
                 search.restart(round_no)
             verdict = _run_until(search, limit, deadline)
             spent += search.nodes
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
-            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP):
-                verdict = UNKNOWN + "!"  # cannot be settled with this table: do not retry
+            all_starved = all_starved and search.starved
+            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP) and not search.starved:
+                verdict = UNKNOWN + "!"  # cannot be settled with the table or path allowed: do not retry
             if verdict is not None:
                 verdicts[key] = verdict
-                del searches[key]  # settled (or never will be): free its table
+                searches.pop(key).free()  # settled (or never will be): its slots go to the others
             if verdict == WON and not moves:
                 moves = search.moves()
                 if not all_problems:
                     return SolveResult(WON, moves, spent)
-        if budget_nodes - spent <= 0 or clock() >= deadline:
-            break
+        if budget_nodes - spent <= 0 or clock() >= deadline or all_starved:
+            break  # all_starved: every open problem waits for slots another one holds
         per_problem = int(per_problem * ROUND_GROWTH)
         round_no += 1
     final = {key: (v if v in (WON, LOST) else UNKNOWN) for key, v in verdicts.items()}

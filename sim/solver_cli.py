@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
         budget_nodes: int = typer.Option(DEFAULT_BUDGET_NODES, min=1, help="positions to search at most"),
         budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, min=0.0, help="CPU seconds to search at most"),
-        table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two)"),
+        table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two; 16 bytes each; all bases together)"),
         bases: bool = typer.Option(False, "--bases", help="solve once per base rank (games whose base is chosen)"),
         shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
         as_json: bool = typer.Option(False, "--json", help="one JSON object instead of text"),

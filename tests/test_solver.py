@@ -20,7 +20,7 @@ from sim import solver_kernels as K
 from sim.game import Game
 from sim.rules import GAMES
 from sim.moves import Move
-from sim.solver import LOST, UNKNOWN, WON, _run_until, _Search, solve, solve_deal
+from sim.solver import LOST, UNKNOWN, WON, _run_until, _Search, _Slots, solve, solve_deal
 
 BC, SA, SC = Game("beleaguered-castle"), Game("streets-and-alleys"), Game("selective-castle")
 QUICK = dict(budget_nodes=300_000, budget_seconds=20)
@@ -271,7 +271,7 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
 
 def _exhaust(game: Game, deal: int, limits: list[int], prune: int = K.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
     """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each restarting the search in a new order."""
-    search = _Search(game.rules_array, game.deal(deal)._s.copy(), 1 << 22, prune)
+    search = _Search(game.rules_array, game.deal(deal)._s.copy(), _Slots(1 << 22, 1), prune)
     spent = []
     for order, limit in enumerate(limits + [10**9]):
         if order:
@@ -300,7 +300,7 @@ def test_rounds_carrying_losses_cost_about_one_exhaustive_search(game, deal):
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
-    search = _Search(SA.rules_array, SA.deal(200)._s.copy(), 1 << 22, K.PRUNE_DEFAULT)
+    search = _Search(SA.rules_array, SA.deal(200)._s.copy(), _Slots(1 << 22, 1), K.PRUNE_DEFAULT)
     assert _run_until(search, 10**9, float("inf")) == LOST
     search.restart(5)
     assert _run_until(search, 10**9, float("inf")) == LOST and search.nodes == 0
@@ -309,7 +309,7 @@ def test_a_start_already_proved_lost_is_lost_at_once():
 def test_a_restart_finds_the_same_win_set():
     """Wins survive restarts: a won deal paused after a few positions, restarted in other orders, is still won."""
     for deal in (2, 4, 5):
-        search = _Search(BC.rules_array, BC.deal(deal)._s.copy(), 1 << 22, K.PRUNE_DEFAULT)
+        search = _Search(BC.rules_array, BC.deal(deal)._s.copy(), _Slots(1 << 22, 1), K.PRUNE_DEFAULT)
         verdict = None
         for order, limit in enumerate([50, 200, 1000, 10**9]):
             if order:
@@ -360,6 +360,30 @@ def test_bases_mode_reports_every_rank():
     if sa.result == WON:
         assert r.bases[0] != LOST
 
+
+
+def test_bases_share_one_table_size(monkeypatch):
+    """``table_size`` bounds the tables of all 13 bases together, not each one; bases starved of
+    slots wait, and when every open base is starved the call ends (unknown), it does not spin."""
+    peak = []
+    take = _Slots.take
+
+    def watched(self, n):
+        granted = take(self, n)
+        peak.append(self.used)
+        return granted
+
+    monkeypatch.setattr(_Slots, "take", watched)
+    roomy = solve_deal(SC, 0, 7, bases=True, budget_nodes=1_000_000)
+    assert max(peak) > 1 << 16  # it needs more than the small limits below
+    for size in (1 << 16, 1 << 12, 1024):
+        peak.clear()
+        tight = solve_deal(SC, 0, 7, bases=True, budget_nodes=1_000_000, budget_seconds=60, table_size=size)
+        assert max(peak) <= size
+        assert tight.nodes < 500_000  # stopped when all open bases were starved, long before the budget
+        for base, verdict in tight.bases.items():  # less memory settles fewer bases, never other verdicts
+            assert verdict in (UNKNOWN, roomy.bases[base]), base
+    assert _Slots(1024, 13).first * 13 <= 1024 and _Slots(1 << 27, 1).first == 1 << 16
 
 needs_fc = pytest.mark.skipif(not fcsolve.available(), reason="fc-solve not installed (freecell-solver-bin)")
 
