@@ -299,6 +299,19 @@ def test_rounds_carrying_losses_cost_about_one_exhaustive_search(game, deal):
     assert verdict == LOST and sum(spent) > whole * 1.5 and n_dead == 0
 
 
+@pytest.mark.parametrize("game,deals", [(SA, (200, 2, 1)), (BC, (160, 2, 4))], ids=["sa", "bc"])
+def test_skipping_the_move_back_is_the_same_search(game, deals):
+    """``PRUNE_SKIP_UNDO`` is no pruning: the move back to the parent is known without a lookup, so
+    the search visits the same positions in the same order and proves the same ones lost."""
+    for deal in deals:
+        runs = []
+        for prune in (K.PRUNE_DEFAULT, K.PRUNE_DEFAULT & ~K.PRUNE_SKIP_UNDO):
+            search = _Search(game.rules_array, game.deal(deal)._s.copy(), _Slots(1 << 22, 1), prune)
+            verdict = _run_until(search, 10**9, float("inf"))
+            runs.append((verdict, search.nodes, int(search.ctx[K.C_STORED]), len(search.dead()), search.moves()))
+        assert runs[0] == runs[1], deal
+
+
 def test_a_start_already_proved_lost_is_lost_at_once():
     search = _Search(SA.rules_array, SA.deal(200)._s.copy(), _Slots(1 << 22, 1), K.PRUNE_DEFAULT)
     assert _run_until(search, 10**9, float("inf")) == LOST
