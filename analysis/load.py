@@ -10,6 +10,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from sim.study.dataset import MANIFEST
+
 
 class ResultsError(ValueError):
     """A path that holds no result dataset."""
@@ -69,9 +71,11 @@ def parquet_parts(path: Path) -> list[str]:
 
 
 def load_manifest(path: str | Path) -> dict:
-    """The experiment's manifest (``manifest.json``; empty dict if the dataset has none)."""
-    for name in ("manifest.json", "_manifest.json"):
-        file = Path(path) / name
-        if file.exists():
-            return json.loads(file.read_text())
-    return {}
+    """The experiment's manifest as the runner writes it (``_manifest.json``; empty dict if the dataset has none)."""
+    file = Path(path) / MANIFEST
+    if not file.exists():
+        return {}
+    try:
+        return json.loads(file.read_text())
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{file} is not a readable manifest ({e.__class__.__name__})") from None

@@ -10,13 +10,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-RANKS = "A23456789TJQK"
-GAME_COLOURS = {"selective-castle": "#1b7837", "streets-and-alleys": "#2166ac", "beleaguered-castle": "#b2182b",
-                "selective-castle-independent": "#762a83"}
+from sim.core.cards import RANKS  # noqa: E402
 
-
-def _colour(game: str) -> str:
-    return GAME_COLOURS.get(game, "#555555")
+from .games import colour as _colour  # noqa: E402
 
 
 def _whiskers(mid, low, high) -> np.ndarray:

@@ -1,7 +1,9 @@
 """``castle report``: one self-contained HTML page, figures as PNG, tables as CSV.
 
-The page works with any subset of games and players: a section whose data
-is missing says so instead of failing.
+The page is a list of sections (:data:`SECTIONS`), each a function of the
+dataset that adds its headings, tables and figures to the page. It works
+with any subset of games and players: a section whose data is missing says
+so instead of failing. Adding a section: a function here, named in the list.
 """
 
 from __future__ import annotations
@@ -10,17 +12,19 @@ import base64
 import html
 import io
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import plots, stats
+from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
 from .load import load_manifest, load_results
 
-MAIN_PAIR = ("selective-castle", "streets-and-alleys")
-GAME_NAMES = {"selective-castle": "Selective Castle", "streets-and-alleys": "Streets and Alleys",
-              "beleaguered-castle": "Beleaguered Castle", "selective-castle-independent": "Selective Castle (independent bases)"}
+MAIN_PAIR = (SELECTIVE, STREETS)
+#: pairs of games on the same layout where the first may win more (the containment laws of the rule sheet)
+CONTAINMENT = ((STREETS, SELECTIVE), (SELECTIVE, INDEPENDENT))
 
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;color:#222;line-height:1.5}
@@ -30,10 +34,6 @@ th{background:#f6f6f6} td:first-child,th:first-child,td:nth-child(2){text-align:
 .summary{background:#f4f8f4;border-left:4px solid #1b7837;padding:.8em 1em} .missing{color:#a33}
 img{max-width:100%} pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:.8em}
 """
-
-
-def _name(game: str) -> str:
-    return GAME_NAMES.get(game, game)
 
 
 def _pct(x: float) -> str:
@@ -86,7 +86,7 @@ def summary_text(rates: pd.DataFrame, pairs: list[stats.Paired], present: set[st
     a, b = MAIN_PAIR
     missing = [g for g in MAIN_PAIR if g not in present]
     if missing:
-        return (f"This dataset has no {' and no '.join(_name(g) for g in missing)}, so the main comparison "
+        return (f"This dataset has no {' and no '.join(name(g) for g in missing)}, so the main comparison "
                 f"(Selective Castle against Streets and Alleys, deal by deal) cannot be made here.")
     sentences = []
     for pair in pairs:
@@ -106,93 +106,138 @@ def summary_text(rates: pd.DataFrame, pairs: list[stats.Paired], present: set[st
     return " ".join(sentences)
 
 
+@dataclass
+class Report:
+    """What every section reads: the rows, the manifest, and what the sections before it worked out."""
+
+    df: pd.DataFrame
+    manifest: dict
+    data: Path
+    page: _Page
+    present: set[str] = field(default_factory=set)
+    players: list[str] = field(default_factory=list)
+    rates: pd.DataFrame | None = None
+    pairs: list[stats.Paired] = field(default_factory=list)
+
+
+def section_summary(r: Report) -> None:
+    """The answer first: Selective Castle against Streets and Alleys, deal by deal; the games missing."""
+    r.rates = stats.win_rates(r.df)
+    for player in r.players:
+        for a, b in [MAIN_PAIR, (SELECTIVE, BELEAGUERED), (STREETS, BELEAGUERED), (INDEPENDENT, SELECTIVE)]:
+            pair = stats.paired(r.df, (a, player), (b, player))
+            if pair is not None:
+                r.pairs.append(pair)
+    for game in sorted(r.present):
+        ps = [p for p in r.players if ((r.df.game == game) & (r.df.player == p)).any()]
+        for i, pa in enumerate(ps):
+            for pb in ps[i + 1:]:
+                pair = stats.paired(r.df, (game, pa), (game, pb))
+                if pair is not None:
+                    r.pairs.append(pair)
+    r.page.p(summary_text(r.rates, r.pairs, r.present), cls="summary")
+    for game in sorted(set(STUDY) - r.present):
+        r.page.p(f"{name(game)} is not in this dataset.", cls="missing")
+
+
+def section_win_rates(r: Report) -> None:
+    r.page.h2("Win rates")
+    r.page.p("Share of deals won, with 95% Wilson intervals. For the solver, unknown verdicts are counted both ways and "
+             "the outer bounds kept (the convention of Blake &amp; Gent); the rate shown is the midpoint.")
+    r.page.table(r.rates, "win_rates", pct_cols=("rate", "ci_low", "ci_high", "half_width"))
+    r.page.figure(plots.win_rates(r.rates), "win_rates", "Win rate by game and player, 95% intervals")
+
+
+def section_paired(r: Report) -> None:
+    r.page.h2("Paired comparisons, deal by deal")
+    if not r.pairs:
+        r.page.p("No two games or players share deals in this dataset.", cls="missing")
+        return
+    table = stats.paired_table(r.pairs)
+    r.page.p("Each row compares two (game, player) pairs on the deals both played: the 2x2 table, McNemar's exact "
+             "test and the difference in win rate with Newcombe's paired interval.")
+    r.page.table(table, "paired", pct_cols=("rate_a", "rate_b", "diff", "diff_low", "diff_high"), float_cols=("p_value",))
+    r.page.figure(plots.paired_differences(table), "paired", "Paired differences in win rate")
+
+
+def section_containment(r: Report) -> None:
+    """The rule sheet's containment laws, checked on every deal both games' solver settled."""
+    checks = [c for weaker, stronger in CONTAINMENT if (c := stats.containment(r.df, weaker, stronger)) is not None]
+    if not checks:
+        return
+    r.page.h2("Containment: a deal won in the stricter game is won in the looser one")
+    for c in checks:
+        broken = ", ".join(str(d) for d in c.violations[:20]) or "none"
+        r.page.p(f"{name(c.weaker)} won &rArr; {name(c.stronger)} won: {c.checked:,} deals where both are settled "
+                 f"and the first is won; deals that break it: <b>{broken}</b>.")
+        r.page.table(c.table, f"containment-{c.weaker}-{c.stronger}")
+
+
+def section_base_rank(r: Report) -> None:
+    r.page.h2("Selective Castle: the base rank")
+    bases = stats.base_rank_rates(r.df)
+    if not len(bases):
+        r.page.p("No game with a base choice was played.", cls="missing")
+        return
+    r.page.table(bases, "base_ranks", pct_cols=("rate", "ci_low", "ci_high", "half_width"))
+    r.page.figure(plots.base_ranks(bases), "base_ranks", "Base rank chosen, and win rate by base rank")
+    counts = stats.winning_bases(r.df)
+    if len(counts):
+        r.page.p("How many of the 13 base ranks win each deal (solver):")
+        r.page.table(counts, "winning_bases")
+        for player in r.players:
+            if stats.is_solver(player):
+                continue
+            c = stats.choice_was_winning(r.df, SELECTIVE, player)
+            if c["deals"]:
+                r.page.p(f"The {html.escape(player)} player chose a winning base on {c['winning_choice']:,} of "
+                         f"{c['deals']:,} winnable deals ({_pct(c['share'])}).")
+
+
+def section_difficulty(r: Report) -> None:
+    r.page.h2("Difficulty")
+    r.page.table(stats.difficulty(r.df), "difficulty", float_cols=("cards_home_not_won_mean", "cards_home_not_won_median", "moves_to_win_median"))
+    gap = stats.winnable_not_won(r.df)
+    if len(gap):
+        r.page.p("Deals the solver won that a player did not (the difficulty gap):")
+        r.page.table(gap, "winnable_not_won", pct_cols=("share_not_won", "ci_low", "ci_high"))
+    else:
+        r.page.p("No solver results here: the gap between heuristic play and solvability needs the solver.", cls="missing")
+    r.page.figure(plots.cards_home(r.df), "cards_home", "Cards home when a game was not won")
+    conv = stats.convergence(r.df)
+    conv.to_csv(r.page.out / "tables" / "convergence.csv", index=False)
+    r.page.figure(plots.convergence(conv), "convergence", "Running win rate as deals accumulate")
+
+
+def section_experiment(r: Report) -> None:
+    r.page.h2("Experiment")
+    text = html.escape(json.dumps(r.manifest, indent=2, default=str)) if r.manifest else "no manifest"
+    r.page.parts.append(f"<pre>{text}</pre>")
+
+
+#: the report's sections, in page order
+SECTIONS = (section_summary, section_win_rates, section_paired, section_containment, section_base_rank,
+            section_difficulty, section_experiment)
+
+
+def title_of(manifest: dict, data: Path) -> str:
+    """The experiment's name as the runner records it (``experiment.name``), else the folder's."""
+    return str(manifest.get("experiment", {}).get("name") or manifest.get("name") or data.name)
+
+
 def build_report(data: str | Path, out: str | Path) -> Path:
     """Write ``out/index.html`` (plus figures/ and tables/) for the dataset in ``data``; return its path."""
     data, out = Path(data), Path(out)
     df = load_results(data)
-    manifest = load_manifest(data)
     out.mkdir(parents=True, exist_ok=True)
-    page = _Page(out)
-    present = set(df.game.unique())
-    players = sorted(df.player.unique())
-
-    rates = stats.win_rates(df)
-    pairs: list[stats.Paired] = []
-    for player in players:
-        for a, b in [MAIN_PAIR, ("selective-castle", "beleaguered-castle"), ("streets-and-alleys", "beleaguered-castle"),
-                     ("selective-castle-independent", "selective-castle")]:
-            pair = stats.paired(df, (a, player), (b, player))
-            if pair is not None:
-                pairs.append(pair)
-    for game in sorted(present):
-        ps = [p for p in players if ((df.game == game) & (df.player == p)).any()]
-        for i, pa in enumerate(ps):
-            for pb in ps[i + 1:]:
-                pair = stats.paired(df, (game, pa), (game, pb))
-                if pair is not None:
-                    pairs.append(pair)
-
-    page.p(summary_text(rates, pairs, present), cls="summary")
-    expected = set(GAME_NAMES) - {"selective-castle-independent"}
-    for game in sorted(expected - present):
-        page.p(f"{_name(game)} is not in this dataset.", cls="missing")
-
-    page.h2("Win rates")
-    page.p("Share of deals won, with 95% Wilson intervals. For the solver, unknown verdicts are counted both ways and "
-           "the outer bounds kept (the convention of Blake &amp; Gent); the rate shown is the midpoint.")
-    page.table(rates, "win_rates", pct_cols=("rate", "ci_low", "ci_high", "half_width"))
-    page.figure(plots.win_rates(rates), "win_rates", "Win rate by game and player, 95% intervals")
-
-    page.h2("Paired comparisons, deal by deal")
-    if pairs:
-        table = stats.paired_table(pairs)
-        page.p("Each row compares two (game, player) pairs on the deals both played: the 2x2 table, McNemar's exact "
-               "test and the difference in win rate with Newcombe's paired interval.")
-        page.table(table, "paired", pct_cols=("rate_a", "rate_b", "diff", "diff_low", "diff_high"), float_cols=("p_value",))
-        page.figure(plots.paired_differences(table), "paired", "Paired differences in win rate")
-    else:
-        page.p("No two games or players share deals in this dataset.", cls="missing")
-
-    page.h2("Selective Castle: the base rank")
-    bases = stats.base_rank_rates(df)
-    if len(bases):
-        page.table(bases, "base_ranks", pct_cols=("rate", "ci_low", "ci_high", "half_width"))
-        page.figure(plots.base_ranks(bases), "base_ranks", "Base rank chosen, and win rate by base rank")
-        counts = stats.winning_bases(df)
-        if len(counts):
-            page.p("How many of the 13 base ranks win each deal (solver):")
-            page.table(counts, "winning_bases")
-            for player in players:
-                if stats.is_solver(player):
-                    continue
-                c = stats.choice_was_winning(df, "selective-castle", player)
-                if c["deals"]:
-                    page.p(f"The {html.escape(player)} player chose a winning base on {c['winning_choice']:,} of "
-                           f"{c['deals']:,} winnable deals ({_pct(c['share'])}).")
-    else:
-        page.p("No game with a base choice was played.", cls="missing")
-
-    page.h2("Difficulty")
-    page.table(stats.difficulty(df), "difficulty", float_cols=("cards_home_not_won_mean", "cards_home_not_won_median", "moves_to_win_median"))
-    gap = stats.winnable_not_won(df)
-    if len(gap):
-        page.p("Deals the solver won that a player did not (the difficulty gap):")
-        page.table(gap, "winnable_not_won", pct_cols=("share_not_won", "ci_low", "ci_high"))
-    else:
-        page.p("No solver results here: the gap between heuristic play and solvability needs the solver.", cls="missing")
-    page.figure(plots.cards_home(df), "cards_home", "Cards home when a game was not won")
-    conv = stats.convergence(df)
-    conv.to_csv(out / "tables" / "convergence.csv", index=False)
-    page.figure(plots.convergence(conv), "convergence", "Running win rate as deals accumulate")
-
-    page.h2("Experiment")
-    page.parts.append(f"<pre>{html.escape(json.dumps(manifest, indent=2, default=str)) if manifest else 'no manifest.json'}</pre>")
-
-    title = "Castle report: " + html.escape(str(manifest.get("name", data.name)))
+    r = Report(df, load_manifest(data), data, _Page(out), set(df.game.unique()), sorted(df.player.unique()))
+    for section in SECTIONS:
+        section(r)
+    title = "Castle report: " + html.escape(title_of(r.manifest, data))
     doc = (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{title}</title><style>{CSS}</style></head>"
            f"<body><h1>{title}</h1><p>{len(df):,} games from <code>{html.escape(str(data))}</code>; "
-           f"games: {', '.join(_name(g) for g in sorted(present))}; players: {', '.join(players)}.</p>"
-           + "\n".join(page.parts) + "</body></html>")
+           f"games: {', '.join(name(g) for g in sorted(r.present))}; players: {', '.join(r.players)}.</p>"
+           + "\n".join(r.page.parts) + "</body></html>")
     index = out / "index.html"
     index.write_text(doc)
     return index

@@ -242,3 +242,40 @@ def convergence(df: pd.DataFrame, points: int = 40) -> pd.DataFrame:
             mid, lo, hi = rate_interval(int(won[k - 1]), int(unknown[k - 1]), k)
             rows.append({"game": game, "player": player, "deals": k, "rate": mid, "ci_low": lo, "ci_high": hi})
     return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class Containment:
+    """A containment law checked deal by deal: ``weaker`` won implies ``stronger`` won (same seed and deal).
+
+    ``table`` counts the solver's verdicts paired (rows: ``weaker``,
+    columns: ``stronger``); ``checked`` the deals where ``weaker`` is won and
+    ``stronger`` settled; ``violations`` the deal ids won in ``weaker`` and
+    lost in ``stronger`` (there should be none).
+    """
+
+    weaker: str
+    stronger: str
+    checked: int
+    violations: list[int]
+    table: pd.DataFrame
+
+
+def containment(df: pd.DataFrame, weaker: str, stronger: str) -> Containment | None:
+    """Check the law on every deal both games' solver rows share; None when they share none."""
+    verdicts = []
+    for game in (weaker, stronger):
+        label = solver_label(df, game)
+        if label is None:
+            return None
+        verdicts.append(df[(df.game == game) & (df.player == label)].set_index(["seed", "deal"])["result"])
+    joined = pd.concat([verdicts[0].rename("weaker"), verdicts[1].rename("stronger")], axis=1, join="inner")
+    if joined.empty:
+        return None
+    kinds = ["won", "lost", "unknown"]
+    table = pd.crosstab(pd.Categorical(joined.weaker, kinds), pd.Categorical(joined.stronger, kinds), dropna=False)
+    table.index, table.columns = [f"{weaker} {k}" for k in kinds], [f"{stronger} {k}" for k in kinds]
+    table = table.reset_index(names="")
+    won = joined[joined.weaker == "won"]
+    bad = won[won.stronger == "lost"].index.get_level_values("deal")
+    return Containment(weaker, stronger, int((won.stronger != "unknown").sum()), sorted(int(d) for d in bad), table)

@@ -27,12 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from sim.experiment import build
-from sim.players import parse_player
-from sim.rules import find_game
-from sim.runner import play_rows, run, write_atomic
+from sim.study.experiment import build
+from sim.players.registry import parse_player
+from sim.core.rules import STUDY_GAMES, find_game
+from sim.study.dataset import write_atomic
+from sim.study.runner import play_rows, run
 
-GAMES = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
+GAMES = tuple(g.slug for g in STUDY_GAMES)
 #: deals per (player, game) in the second table: a few seconds each
 SAMPLES = {"random": 2_000, "greedy": 40_000, "strategist": 40_000, "lookahead": 600}
 

@@ -16,9 +16,10 @@ import csv
 import sys
 import time
 
-from sim import fcsolve
-from sim.game import Game
-from sim.solver import DEFAULT_BUDGET_NODES, solve
+from sim.solver import fcsolve
+from sim.core.game import Game
+from sim.solver.answer import solve
+from sim.solver.limits import DEFAULT_BUDGET_NODES
 
 
 def main(argv: list[str] | None = None) -> int:

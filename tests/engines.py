@@ -1,16 +1,16 @@
 """Two engines behind one interface, so every rule test runs against both.
 
-The reference engine (``sim.reference``, plain Python) and the compiled one
-(``sim.game``, numba) were written separately from the same rule sheets;
+The reference engine (``sim.core.reference``, plain Python) and the compiled one
+(``sim.core.game``, numba) were written separately from the same rule sheets;
 a test that passes on one and fails on the other has found a mistake in one
 of them.
 """
 
 from __future__ import annotations
 
-from sim.board import Position
-from sim.moves import Move
-from sim.rules import (
+from sim.core.board import Position
+from sim.core.moves import Move
+from sim.core.rules import (
     SELECTIVE_CASTLE,
     SELECTIVE_CASTLE_INDEPENDENT,
     STREETS_AND_ALLEYS,
@@ -19,12 +19,12 @@ from sim.rules import (
 
 
 class ReferenceEngine:
-    """``sim.reference``: the rule sheet in plain Python."""
+    """``sim.core.reference``: the rule sheet in plain Python."""
 
     name = "reference"
 
     def __init__(self) -> None:
-        from sim import reference
+        from sim.core import reference
 
         self._ref = reference
         self.IllegalMoveError = reference.IllegalMoveError
@@ -40,12 +40,12 @@ class ReferenceEngine:
 
 
 class CompiledEngine:
-    """``sim.game.State``: the compiled engine, through its Python API."""
+    """``sim.core.game.State``: the compiled engine, through its Python API."""
 
     name = "compiled"
 
     def __init__(self) -> None:
-        from sim import game  # ImportError here means there is no compiled engine yet
+        from sim.core import game
 
         self._State = game.State
         self.IllegalMoveError = game.IllegalMoveError

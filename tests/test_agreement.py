@@ -13,13 +13,12 @@ import random
 import numpy as np
 import pytest
 
-from sim import engine as E
-from sim import reference
-from sim.deals import deal_position
-from sim.game import State
-from sim.moves import FOUNDATION
-from sim.board import Position
-from sim.rules import GAMES, SELECTIVE_CASTLE_INDEPENDENT, STUDY_GAMES, FoundationBase
+from sim.core import reference
+from sim.core.deals import deal_position
+from sim.core.game import State
+from sim.core.moves import FOUNDATION
+from sim.core.board import Position
+from sim.core.rules import GAMES, SELECTIVE_CASTLE_INDEPENDENT, STUDY_GAMES, FoundationBase
 
 #: the games of the study and the variant they are compared with get the full sample
 MAIN_GAMES = STUDY_GAMES + (SELECTIVE_CASTLE_INDEPENDENT,)
@@ -79,7 +78,7 @@ def _playout(rules, deal, rng, max_moves, foundation_bias, pos=None):
         move = rng.choice(home) if home and rng.random() < foundation_bias else rng.choice(ref_legal)
         pos = reference.play(rules, pos, move)
         state.push(move)
-        assert np.array_equal(state._s, E.state_from_position(pos)), (
+        assert np.array_equal(state.array, State.from_position(rules, pos).array), (
             f"{rules.slug} deal {deal} after {step + 1} moves ({move}): positions differ"
         )
         assert reference.is_won(pos) == state.is_won()

@@ -24,7 +24,7 @@ def test_load_filters_lazily_and_unifies_extra_columns(dataset):
     assert "nodes" in df.columns and df[df.player == "random"].nodes.isna().all()
     sub = load_results(dataset, games=["selective-castle"], players=["greedy", "solver"])
     assert set(sub.game) == {"selective-castle"} and set(sub.player) == {"greedy", "solver"}
-    assert load_manifest(dataset)["name"] == "synthetic"
+    assert load_manifest(dataset)["experiment"]["name"] == "synthetic"
 
 
 def test_load_refuses_a_folder_without_results(tmp_path):
@@ -112,8 +112,8 @@ def test_report_with_one_game_says_what_is_missing(tmp_path):
 
 def test_report_of_a_real_run(tmp_path):
     """The runner's own dataset (dictionary-typed game/player, _manifest.json) reads and reports."""
-    from sim.experiment import build
-    from sim.runner import run
+    from sim.study.experiment import build
+    from sim.study.runner import run
 
     out = tmp_path / "run"
     run(build({}, games=["selective-castle", "streets-and-alleys"], players=["greedy"], deals=60, chunk_size=30), out, jobs=1)
@@ -122,4 +122,29 @@ def test_report_of_a_real_run(tmp_path):
     assert load_manifest(out)  # _manifest.json
     text = build_report(out, tmp_path / "report").read_text()
     assert "Beleaguered Castle is not in this dataset" in text
+    assert "<title>Castle report: adhoc</title>" in text  # the experiment's name, as the runner records it
     assert "paired difference" in text
+
+
+def test_containment_law_is_checked_deal_by_deal():
+    """Streets and Alleys won implies Selective Castle won: the check counts, and names a deal that breaks it."""
+    verdicts = {"streets-and-alleys": ["won", "lost", "unknown", "won", "won"],
+                "selective-castle": ["won", "won", "won", "unknown", "lost"]}
+    df = pd.DataFrame([{"game": g, "player": "solver:bases=1", "seed": 0, "deal": d, "result": r}
+                       for g, rs in verdicts.items() for d, r in enumerate(rs)])
+    c = stats.containment(df, "streets-and-alleys", "selective-castle")
+    assert (c.checked, c.violations) == (2, [4])
+    assert int(c.table.iloc[0, 1:].sum()) == 3  # three deals won in Streets and Alleys
+    assert stats.containment(df, "streets-and-alleys", "beleaguered-castle") is None
+
+
+def test_a_report_section_is_a_function_in_the_list(dataset, tmp_path, monkeypatch):
+    from analysis import report
+
+    def section_hello(r):
+        r.page.h2("Hello")
+        r.page.p(f"{len(r.df):,} rows seen by a new section.")
+
+    monkeypatch.setattr(report, "SECTIONS", report.SECTIONS + (section_hello,))
+    text = build_report(dataset, tmp_path / "report").read_text()
+    assert "<h2>Hello</h2>" in text and "rows seen by a new section" in text

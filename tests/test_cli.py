@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from sim.board import parse_board
+from sim.core.board import parse_board
 
 
 def castle(*args: str) -> subprocess.CompletedProcess:
@@ -18,6 +18,28 @@ def castle(*args: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=120,
     )
+
+
+def test_every_command_module_registers_its_commands():
+    """A command group is a module of ``sim.cli`` named in ``COMMAND_MODULES``: its commands are in the help."""
+    import importlib
+
+    from sim.cli import COMMAND_MODULES
+
+    helptext = castle("--help").stdout
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"sim.cli.{name}")
+        import typer
+
+        app = typer.Typer()
+        module.register(app)
+        for command in app.registered_commands:
+            assert command.name in helptext, (name, command.name)
+
+
+def test_version():
+    out = castle("--version")
+    assert out.returncode == 0 and out.stdout.startswith("castle ")
 
 
 def test_games_lists_the_slugs():

@@ -7,11 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import engine as E
-from sim.board import format_board
-from sim.cards import card_str, rank_of
-from sim.deals import DealError, _permutation_kernel, deal_position, parse_deal_id, permutation
-from sim.rules import BELEAGUERED_CASTLE, GAMES, SELECTIVE_CASTLE, STREETS_AND_ALLEYS, find_game
+from sim.core.board import format_board
+from sim.core.cards import card_str, rank_of
+from sim.core.deals import DealError, deal_position, parse_deal_id, permutation
+from sim.core.game import State
+from sim.kernels import engine as E
+from sim.kernels import layout as L
+from sim.kernels.rng import permutation as compiled_permutation
+from sim.core.rules import BELEAGUERED_CASTLE, GAMES, SELECTIVE_CASTLE, STREETS_AND_ALLEYS, find_game
 
 GOLDEN = Path(__file__).parent / "golden" / "deals.txt"
 
@@ -59,7 +62,7 @@ def test_permutation_looks_uniform():
 def test_compiled_permutation_matches_python():
     out = np.zeros(52, np.int8)
     for seed, deal in [(0, 0), (0, 1), (3, 99), (2**63 - 1, 2**63 - 1), (12345, 2**40)]:
-        _permutation_kernel(seed, deal, out)
+        compiled_permutation(seed, deal, out)
         assert out.tolist() == permutation(seed, deal)
 
 
@@ -70,13 +73,13 @@ def test_deal_does_not_depend_on_other_deals():
 
 
 def test_compiled_layout_matches_python_layout():
-    s = np.zeros(E.STATE_SIZE, np.int8)
+    s = np.zeros(L.STATE_SIZE, np.int8)
     perm = np.zeros(52, np.int8)
     for rules in GAMES:
-        r = E.rules_array(rules)
+        r = L.rules_array(rules)
         for deal in range(30):
             E.init_deal(r, 11, deal, s, perm)
-            assert E.position_from_state(s, rules.n_piles) == deal_position(rules, deal, 11)
+            assert State(rules, s).position() == deal_position(rules, deal, 11)
 
 
 def test_streets_and_selective_share_the_tableau_and_castle_drops_the_aces():

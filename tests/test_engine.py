@@ -7,12 +7,14 @@ import random
 import numpy as np
 import pytest
 
-from sim import engine as E
-from sim.cards import N_CARDS
-from sim.game import Game, IllegalMoveError, State
-from sim.moves import N_ACTIONS, Move
-from sim.players import RandomPlayer, play, play_deal
-from sim.rules import GAMES
+from sim.core.cards import N_CARDS
+from sim.core.game import Game, IllegalMoveError, State
+from sim.core.moves import N_ACTIONS, Move
+from sim.core.rules import GAMES
+from sim.kernels import engine as E
+from sim.kernels import layout as L
+from sim.players.loop import play
+from sim.players.registry import parse_player
 
 
 def _cards(state: State) -> list[int]:
@@ -26,7 +28,7 @@ def test_random_playouts_keep_every_invariant(rules):
     rng = random.Random(1)
     for deal in range(40):
         state = game.deal(deal)
-        start = state._s.copy()
+        start = state.array.copy()
         start_hash = state.hash()
         for _ in range(150):
             legal = set(state.legal_moves)
@@ -38,14 +40,14 @@ def test_random_playouts_keep_every_invariant(rules):
                 assert state.outcome() is not None
                 break
             move = rng.choice(sorted(legal, key=lambda m: m.action))
-            before = state._s.copy()
+            before = state.array.copy()
             state.push(move)
             assert state.pop() == move
-            assert np.array_equal(state._s, before), "undo did not restore the exact state"
+            assert np.array_equal(state.array, before), "undo did not restore the exact state"
             state.push(move)
         while state.move_stack:
             state.pop()
-        assert np.array_equal(state._s, start)
+        assert np.array_equal(state.array, start)
         assert state.hash() == start_hash
 
 
@@ -73,13 +75,25 @@ def test_hash_sees_foundations_and_base():
 
 def test_illegal_moves_are_refused_with_a_reason():
     state = Game("streets-and-alleys").deal(1)
-    with pytest.raises(IllegalMoveError, match="does not fit"):
+    with pytest.raises(IllegalMoveError, match="9S does not go on 7C"):
         state.push("1-2")
-    with pytest.raises(IllegalMoveError, match="never leave a foundation"):
+    with pytest.raises(IllegalMoveError, match="never leave a foundation in this game"):
         state.push(Move(13, 0))
-    with pytest.raises(IllegalMoveError, match="no such"):
+    with pytest.raises(IllegalMoveError, match="there is no pile 12"):
         state.push("1-12")
     assert state.move_stack == []
+
+
+def test_the_reason_is_the_rule_sheet_of_the_game_played():
+    """Castles in Spain lets a foundation's top card come back: the reason says why this one may not."""
+    named = ["KH", "QS", "2C", "3C", "AC"]
+    rest = [f"{r}{s}" for s in "CDHS" for r in "A23456789TJQK" if f"{r}{s}" not in named]
+    piles = ["KH QS", "2C 3C"] + [" ".join(rest[k::10]) for k in range(10)] + [":"]
+    state = Game("castles-in-spain").from_board("Foundations: H-0 C-A D-0 S-0\n" + "\n".join(piles))
+    with pytest.raises(IllegalMoveError, match="AC does not go on 3C"):
+        state.push("FC-2")
+    state.push("FC-13")  # to the empty pile it may come back
+    assert state.position().piles[12] == [0]
 
 
 def test_outcome_won_and_stuck():
@@ -90,24 +104,42 @@ def test_outcome_won_and_stuck():
     assert won.outcome().won and won.is_won()
 
 
-@pytest.mark.parametrize("rules", GAMES, ids=[g.slug for g in GAMES])
-def test_python_loop_and_compiled_random_player_play_the_same_game(rules):
+@pytest.mark.parametrize("rules", [g for g in GAMES if L.rules_array(g)[L.R_RANK_FIT]], ids=lambda g: g.slug)
+def test_rank_lookup_branch_finds_the_same_moves_as_the_pairwise_one(rules):
+    """The move generator's two ways of finding target piles give the same moves in the same order."""
     game = Game(rules)
-    for deal in range(15):
-        record = play_deal(game, "random", deal, seed=3, max_moves=200)
-        res = np.zeros(1, np.int8)
-        moves = np.zeros(1, np.int32)
-        home = np.zeros(1, np.int8)
-        E.random_playouts(game.rules_array, 3, np.array([deal]), 200, RandomPlayer.SALT, res, moves, home)
-        assert (["won", "stuck", "gave_up"][res[0]], moves[0], home[0]) == (
-            record.result,
-            len(record.moves),
-            record.cards_home,
-        )
+    pairwise = L.rules_array(rules)
+    pairwise[L.R_RANK_FIT] = 0
+    rng = np.random.default_rng(5)
+    a, b = np.empty(N_ACTIONS, np.int64), np.empty(N_ACTIONS, np.int64)
+    scratch = np.empty(E.SCRATCH_SIZE, np.int64)
+    checked = 0
+    for deal in range(20):
+        state = game.deal(deal)
+        for _ in range(300):
+            n = E.legal_actions(state.array, state.rules_array, a, scratch)
+            m = E.legal_actions(state.array, pairwise, b, scratch)
+            assert list(a[:n]) == list(b[:m])
+            checked += 1
+            if n == 0 or state.is_won():
+                break
+            state.push(int(a[rng.integers(n)]))
+    assert checked > 2000
+
+
+def test_a_new_rule_field_must_be_taught_to_the_kernels():
+    """The rules array refuses a record with a field the kernels do not read, so no rule is silently ignored."""
+    import dataclasses
+
+    from sim.core.rules import STREETS_AND_ALLEYS, Rules
+
+    Wider = dataclasses.make_dataclass("Wider", [("sequence_moves", bool, dataclasses.field(default=True))], bases=(Rules,), frozen=True)
+    with pytest.raises(TypeError, match="sequence_moves"):
+        L.rules_array(Wider(**{f.name: getattr(STREETS_AND_ALLEYS, f.name) for f in dataclasses.fields(Rules)}))
 
 
 def test_play_stops_at_the_move_cap():
     game = Game("beleaguered-castle")
-    record = play(game.deal(2), RandomPlayer(0, 2), max_moves=5)
+    record = play(game.deal(2), parse_player("random").make(0, 2), max_moves=5)
     assert len(record.moves) <= 5
     assert record.result in {"gave_up", "stuck", "won"}

@@ -21,8 +21,8 @@ def dataset(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"nb-{request.param}")
     if request.param == "synthetic":
         return write_dataset(root, deals=150)
-    from sim.experiment import build
-    from sim.runner import run
+    from sim.study.experiment import build
+    from sim.study.runner import run
 
     games = ["selective-castle", "streets-and-alleys", "beleaguered-castle"]
     run(build({}, games=games, players=["random:max_moves=300", "greedy"], deals=120, chunk_size=60), root, jobs=1)

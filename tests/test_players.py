@@ -9,20 +9,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sim import compiled_players as K
-from sim import engine as E
-from sim.game import Game
-from sim.rules import GAMES
-from sim.players import (
-    RandomPlayer,
-    UnknownPlayerError,
-    choose_player,
-    parse_player,
-    play,
-    play_choice,
-    registry,
-    weights,
-)
+from sim.core.deals import GAMMA, MASK64, mix64
+from sim.core.game import Game
+from sim.core.outcome import RESULTS
+from sim.core.rules import GAMES
+from sim.kernels import evaluate as V
+from sim.kernels import play as K
+from sim.core.moves import N_ACTIONS
+from sim.kernels.engine import SCRATCH_SIZE
+from sim.players.compiled import kind_of, weights
+from sim.players.loop import play, play_choice
+from sim.players.registry import UnknownPlayerError, choose_player, parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
@@ -32,19 +29,34 @@ def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
     g = Game(game)
     out = np.zeros((len(deals), K.N_OUT), np.int64)
-    K.play_chunk(g.rules_array, choice.spec.kind, weights(choice.params), seed, np.asarray(deals, np.int64), choice.max_moves, choice.spec.salt, out)
+    K.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), choice.max_moves, choice.spec.salt, out)
     return out
 
 
+def _random_game(game: Game, seed: int, deal: int, salt: int, max_moves: int) -> list:
+    """The random player's game from its specification alone, in plain Python: a uniform legal move
+    drawn from the splitmix64 stream keyed by (seed, deal, salt)."""
+    state = game.deal(deal, seed)
+    rng = mix64((mix64((seed + salt * GAMMA) & MASK64) ^ deal) & MASK64)
+    moves = []
+    while len(moves) < max_moves and not state.is_won():
+        legal = sorted(state.legal_moves, key=lambda m: m.action)
+        if not legal:
+            break
+        rng = (rng + GAMMA) & MASK64
+        move = legal[mix64(rng) % len(legal)]
+        state.push(move)
+        moves.append(move)
+    return moves
+
+
 @pytest.mark.parametrize("game", STUDY)
-def test_random_player_matches_the_engine_playouts(game):
+def test_random_player_draws_uniform_moves_from_its_own_stream(game):
     g = Game(game)
-    deals = np.arange(5, dtype=np.int64)
-    res, moves, home = (np.zeros(5, np.int64) for _ in range(3))
-    E.random_playouts(g.rules_array, 7, deals, 300, RandomPlayer.SALT, res, moves, home)
-    for k, deal in enumerate(deals):
-        rec = play(g.deal(int(deal), 7), RandomPlayer(7, int(deal)), 300)
-        assert (rec.result, len(rec.moves), rec.cards_home) == (("won", "stuck", "gave_up")[res[k]], moves[k], home[k])
+    salt = registry()["random"].salt
+    for deal in range(5):
+        rec = play(g.deal(deal, 7), parse_player("random").make(7, deal), 300)
+        assert rec.moves == _random_game(g, 7, deal, salt, 300)
 
 
 @pytest.mark.parametrize("game", STUDY)
@@ -57,7 +69,7 @@ def test_compiled_chunk_plays_the_same_games_as_the_python_loop(game, spec, n):
     for k, deal in enumerate(deals):
         rec = play_choice(choice, g.deal(deal, 3), 3, deal)
         base = -1 if rec.base_rank is None else rec.base_rank
-        got = (("won", "stuck", "gave_up")[out[k, K.C_RESULT]],)
+        got = (RESULTS[out[k, K.C_RESULT]],)
         assert got + tuple(out[k, [K.C_MOVES, K.C_HOME, K.C_BASE, K.C_MAX_EMPTY, K.C_POSITIONS]]) == (
             rec.result,
             len(rec.moves),
@@ -97,26 +109,10 @@ def test_every_game_compiled_equals_python_and_never_repeats(game):
         out = chunk_rows(game, spec, [1, 2], seed=9)
         for k, deal in enumerate((1, 2)):
             rec = play_choice(parse_player(spec), g.deal(deal, 9), 9, deal)
-            assert (("won", "stuck", "gave_up")[out[k, K.C_RESULT]], out[k, K.C_MOVES], out[k, K.C_POSITIONS], out[k, K.C_MAX_EMPTY]) == (
+            assert (RESULTS[out[k, K.C_RESULT]], out[k, K.C_MOVES], out[k, K.C_POSITIONS], out[k, K.C_MAX_EMPTY]) == (
                 rec.result, len(rec.moves), rec.positions, rec.max_empty_piles)
             if not spec.startswith("random"):
                 assert rec.positions == len(rec.moves) + 1  # every move reached a new position
-
-
-@pytest.mark.parametrize("game", [g.slug for g in GAMES])
-def test_mobility_counts_exactly_the_legal_moves(game):
-    """The evaluation's move count (its stuck test) agrees with the engine in every game."""
-    g = Game(game)
-    for deal in range(3):
-        state = g.deal(deal)
-        player = RandomPlayer(0, deal)
-        for _ in range(80):
-            empty = sum(1 for p in range(g.rules.n_tableau) if state._s[E.S_HEIGHT + p] == 0)
-            assert K._mobility(state._s, state._r, empty) == len(state.legal_moves)
-            move = player.choose(state)
-            if move is None:
-                break
-            state.push(move)
 
 
 @pytest.mark.parametrize("game", STUDY)
@@ -168,33 +164,53 @@ def test_evaluation_terms_on_a_small_board():
     ) + "\n:\n:\n:\n:\n"
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
-    w = np.zeros(K.N_WEIGHTS)
-    w[K.W_HOME] = 1
-    assert K.evaluate(state._s, state._r, w, tb) == 12
+    bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+    w = np.zeros(V.N_WEIGHTS)
+    w[V.W_HOME] = 1
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 12
     w[:] = 0
-    w[K.W_EMPTY] = 1
-    assert K.evaluate(state._s, state._r, w, tb) == 4
+    w[V.W_EMPTY] = 1
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 4
     w[:] = 0
-    w[K.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
-    assert K.evaluate(state._s, state._r, w, tb) == 0
+    w[V.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
     w[:] = 0
-    w[K.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
-    assert K.evaluate(state._s, state._r, w, tb) == 36
+    w[V.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 36
     w[:] = 0
-    w[K.W_BLOCK] = 1  # nothing lies above a card needed before it
-    assert K.evaluate(state._s, state._r, w, tb) == 0
+    w[V.W_BLOCK] = 1  # nothing lies above a card needed before it
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
     state.push("1-F")
-    assert K.evaluate(state._s, state._r, w, tb) == 0  # still no blockers
-    w[K.W_BALANCE] = 1
-    assert K.evaluate(state._s, state._r, w, tb) == -13
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0  # still no blockers
+    w[V.W_BALANCE] = 1
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == -13
 
 
 def test_a_game_ends_at_the_move_cap_as_given_up():
     g = Game("streets-and-alleys")
-    rec = play(g.deal(1), RandomPlayer(0, 1), max_moves=5)
+    rec = play(g.deal(1), parse_player("random").make(0, 1), max_moves=5)
     assert rec.result == "gave_up" and len(rec.moves) == 5
     out = chunk_rows("streets-and-alleys", "random:max_moves=5", [1])
-    assert out[0, K.C_MOVES] == 5 and out[0, K.C_RESULT] == E.GAVE_UP
+    assert out[0, K.C_MOVES] == 5 and RESULTS[out[0, K.C_RESULT]] == "gave_up"
+
+
+def test_a_compiled_player_is_a_kind_and_a_spec():
+    """A new compiled player on an existing decision kernel is one spec: it plays whole chunks in the
+    kernel and move by move from Python, the same games (a new kind adds its decision to ``decide``)."""
+    from dataclasses import replace
+
+    from sim.players.builtin import GREEDY
+    from sim.players.registry import register
+
+    register(replace(GREEDY, name="test-hoarder", summary="greedy that loves empty piles", salt=99,
+                     params=tuple(replace(p, default=9.0) if p.name == "empty" else p for p in GREEDY.params)))
+    choice = parse_player("test-hoarder")
+    assert choice.params["empty"] == 9.0 and choice.spec.compiled
+    out = chunk_rows("streets-and-alleys", "test-hoarder", [1, 2, 3])
+    for k, deal in enumerate((1, 2, 3)):
+        rec = play_choice(choice, Game("streets-and-alleys").deal(deal), 0, deal)
+        assert (out[k, K.C_MOVES], out[k, K.C_POSITIONS]) == (len(rec.moves), rec.positions)
+    assert not np.array_equal(out, chunk_rows("streets-and-alleys", "greedy", [1, 2, 3]))
 
 
 def test_parameters_parse_validate_and_label():
@@ -203,7 +219,8 @@ def test_parameters_parse_validate_and_label():
     assert choice.label == "lookahead:depth=2,width=4"
     assert parse_player("greedy:depth=1").label == "greedy"
     assert choose_player("strategist", {"balance": 2}).params["balance"] == 2.0
-    for bad in ["nobody", "greedy:foo=1", "greedy:depth=x", "greedy:depth=0", "greedy:depth=1.5", "greedy:depth", "random:max_moves=0"]:
+    for bad in ["nobody", "greedy:foo=1", "greedy:depth=x", "greedy:depth=0", "greedy:depth=1.5", "greedy:depth", "random:max_moves=0",
+                "greedy:depth=1,depth=2", "strategist:choose_base=7", "solver:budget_seconds=0", "solver:table_size=1000"]:
         with pytest.raises(UnknownPlayerError):
             parse_player(bad)
     assert {"random", "greedy", "strategist", "lookahead"} <= set(registry())
@@ -224,7 +241,7 @@ def test_castle_play_with_parameters_and_bad_ones():
 
 PLUGIN = '''
 """A third-party player: always the first legal move to an unseen position."""
-from sim.moves import Move
+from sim.core.moves import Move
 
 
 class FirstMove:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from sim.board import Position
-from sim.cards import rank_of, suit_of
-from sim.deals import deal_position
-from sim.moves import Move
-from sim.rules import (
+from sim.core.board import Position
+from sim.core.cards import rank_of, suit_of
+from sim.core.deals import deal_position
+from sim.core.moves import Move
+from sim.core.rules import (
     BAKERS_DOZEN,
     BELEAGUERED_CASTLE,
     CASTLES_END,
@@ -172,3 +172,42 @@ def test_bakers_dozen_an_empty_pile_is_never_filled(engine):
     pos = position(BAKERS_DOZEN, "5C", "-", "6H")
     assert not any(mv.target == 1 for mv in engine.legal(BAKERS_DOZEN, pos))
     assert is_legal(engine, BAKERS_DOZEN, pos, "1-3")
+
+
+# --- A new game is a new record ---------------------------------------------------
+
+
+def test_a_new_record_is_a_new_game():
+    """A game nobody wrote an engine for: one ``Rules`` record, and both engines play it the same.
+
+    (Registering it for ``castle`` and the runner is appending it to ``GAMES``.)
+    """
+    import dataclasses
+    import random
+
+    from sim.core import reference
+    from sim.core.game import State
+    from sim.core.rules import EmptyPile, Rules, TableauDirection, TableauSuit
+
+    variant = Rules(
+        slug="test-seven-piles", name="Seven piles, up or down in colour", description="a made-up variant",
+        pile_sizes=(8, 8, 8, 7, 7, 7, 7), tableau_direction=TableauDirection.UP_OR_DOWN,
+        tableau_suit=TableauSuit.ALTERNATE_COLOUR, empty_pile=EmptyPile.NOTHING, foundation_to_tableau=True,
+    )
+    assert dataclasses.is_dataclass(variant)
+    rng = random.Random(3)
+    played = 0
+    for deal in range(200):
+        pos = deal_position(variant, deal)
+        state = State.from_position(variant, pos)
+        for _ in range(40):
+            moves = reference.legal_moves(variant, pos)
+            assert moves == list(state.legal_moves)
+            if not moves:
+                break
+            move = rng.choice(moves)
+            pos = reference.play(variant, pos, move)
+            state.push(move)
+            assert state.position().key() == pos.key()
+            played += 1
+    assert played > 1000

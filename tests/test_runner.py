@@ -12,9 +12,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from sim.experiment import ExperimentError, build, read_toml
-from sim.players import PlayerSpec, RandomPlayer, register
-from sim.runner import BASE_SCHEMA, ENGINE_VERSION, MANIFEST, run
+from sim.study.experiment import ExperimentError, build, read_toml
+from sim.kernels.engine import ENGINE_VERSION
+from sim.players.registry import PlayerSpec, parse_player, register
+from sim.study.dataset import MANIFEST, schema
+from sim.study.runner import run
 
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 GAMES = ["streets-and-alleys", "selective-castle"]
@@ -49,7 +51,7 @@ def test_dataset_layout_schema_and_manifest(tmp_path, reference):
     out = tmp_path / "run"
     run(small(), out, jobs=1)
     df = pd.read_parquet(out)
-    assert list(df.columns) == BASE_SCHEMA.names
+    assert list(df.columns) == schema().names
     assert len(df) == len(GAMES) * len(PLAYERS) * 40
     assert not df.duplicated(["game", "player", "deal"]).any()
     assert set(df.result) <= {"won", "stuck", "gave_up"} and (df.won == (df.result == "won")).all()
@@ -137,14 +139,15 @@ def test_a_python_player_with_its_own_columns(tmp_path):
     """A player that plays whole deals itself (like the solver) adds its columns; others get nulls."""
 
     def whole_deal(state, seed, deal, max_moves):
-        from sim.players import play
+        from sim.players.loop import play
+        from sim.players.registry import parse_player
 
-        rec = play(state, RandomPlayer(seed, deal), max_moves)
+        rec = play(state, parse_player("random").make(seed, deal), max_moves)
         rec.extra["nodes"] = deal * 10
         return rec
 
-    register(PlayerSpec("test-whole", "test", (), None, play_deal=whole_deal, extra_columns=(("nodes", "int64"),)))
-    register(PlayerSpec("test-pyrandom", "test", (), RandomPlayer))
+    register(PlayerSpec("test-whole", "test", (), play_deal=whole_deal, extra_columns=(("nodes", "int64"),)))
+    register(PlayerSpec("test-pyrandom", "test", (), factory=lambda seed, deal: parse_player("random").make(seed, deal)))
     exp = build({}, games=["bc"], players=["random:max_moves=150", "test-whole:max_moves=150", "test-pyrandom:max_moves=150"], deals=12, chunk_size=5)
     run(exp, tmp_path / "run", jobs=2)
     df = rows(tmp_path / "run")

@@ -14,13 +14,18 @@ import sys
 import numpy as np
 import pytest
 
-from sim import engine as E
-from sim import fcsolve, reference
-from sim import solver_kernels as K
-from sim.game import Game
-from sim.rules import GAMES
-from sim.moves import Move
-from sim.solver import LOST, UNKNOWN, WON, _run_until, _Search, _Slots, solve, solve_deal
+from sim.core import reference
+from sim.core.game import Game
+from sim.core.moves import Move
+from sim.core.outcome import Result
+from sim.core.rules import GAMES
+from sim.kernels import engine as E
+from sim.kernels import search as K
+from sim.solver import fcsolve
+from sim.solver.answer import solve, solve_deal
+from sim.solver.rounds import Search, Slots, run_until
+
+WON, LOST, UNKNOWN = Result.WON, Result.LOST, Result.UNKNOWN
 
 BC, SA, SC = Game("beleaguered-castle"), Game("streets-and-alleys"), Game("selective-castle")
 QUICK = dict(budget_nodes=300_000, budget_seconds=20)
@@ -90,50 +95,29 @@ def test_incremental_hash_is_the_engines_canonical_hash(slug):
     for deal in range(10):
         state = game.deal(deal)
         ph = np.zeros(K.PH_SIZE, np.uint64)
-        K._pile_hashes(state._s, state._r, ph)
+        K.pile_keys(state.array, state.rules_array, ph)
         tokens = []
         for _ in range(120):
             actions = state.legal_moves.actions()
             if len(actions) == 0:
                 break
-            tokens.append(K._apply(state._s, state._r, ph, int(actions[rng.integers(len(actions))])))
-            assert K._hash(ph, state._s, state._r) == E.position_hash(state._s, state._r)
+            tokens.append(K.apply_keyed(state.array, state.rules_array, ph, int(actions[rng.integers(len(actions))])))
+            assert K.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
         while tokens:
-            K._undo(state._s, state._r, ph, tokens.pop())
-            assert K._hash(ph, state._s, state._r) == E.position_hash(state._s, state._r)
-
-
-@pytest.mark.parametrize("game", [BC, SA, SC, Game("selective-castle-independent"), Game("citadel"), Game("bakers-dozen")],
-                         ids=lambda g: g.rules.slug)
-def test_fast_move_generator_matches_the_engine(game):
-    """The solver's rank-lookup move generator finds exactly the engine's legal moves."""
-    rng = np.random.default_rng(5)
-    a, b = np.empty(E.N_ACTIONS, np.int64), np.empty(E.N_ACTIONS, np.int64)
-    scratch = np.empty(E.MAX_PILES, np.int64)
-    checked = 0
-    for deal in range(20):
-        state = game.deal(deal)
-        for _ in range(300):
-            n = E.legal_actions(state._s, state._r, a)
-            m = K.fast_moves(state._s, state._r, b, scratch, np.empty(13, np.int64))
-            assert list(a[:n]) == list(b[:m])  # the same moves in the same order
-            checked += 1
-            if n == 0 or state.is_won():
-                break
-            state.push(int(a[rng.integers(n)]))
-    assert checked > 2000
+            K.undo_keyed(state.array, state.rules_array, ph, tokens.pop())
+            assert K.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
 
 
 def _safe(game: Game, board: str, card: str, deeper: bool = False) -> bool:
-    from sim.cards import parse_card
+    from sim.core.cards import parse_card
 
     state = game.from_board(board)
     rule = K.is_safe_home_deeper if deeper else K.is_safe_home
-    return bool(rule(state._s, state._r, parse_card(card)))
+    return bool(rule(state.array, state.rules_array, parse_card(card)))
 
 
 def test_deeper_safe_foundation_rule_cases():
-    """Rule 4 of ``sim/pruning.md``: safe once every card that could cover the card would itself be safe."""
+    """Rule 4 of ``sim/solver/pruning.md``: safe once every card that could cover the card would itself be safe."""
     rows = lambda *piles: "\n".join(piles)  # noqa: E731
     # Beleaguered Castle: a Three is safe from the start (its covers, the Twos, carry only Aces, all home)
     bc = "Foundations: H-A C-2 D-A S-A\n" + rows(
@@ -269,17 +253,22 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
     assert compared >= len(deals) // 3
 
 
+def _dead(search: Search) -> int:
+    """How many positions the search's table holds proved lost."""
+    return int((search.table[:, 1] == K.DEAD).sum())
+
+
 def _exhaust(game: Game, deal: int, limits: list[int], prune: int = K.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
     """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each restarting the search in a new order."""
-    search = _Search(game.rules_array, game.deal(deal)._s.copy(), _Slots(1 << 22, 1), prune)
+    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), prune)
     spent = []
     for order, limit in enumerate(limits + [10**9]):
         if order:
             search.restart(order)
-        verdict = _run_until(search, limit, float("inf"))
+        verdict = run_until(search, limit, float("inf"))
         spent.append(search.nodes)
         if verdict is not None:
-            return verdict, spent, len(search.dead())
+            return verdict, spent, _dead(search)
     raise AssertionError("unreachable")
 
 
@@ -306,28 +295,28 @@ def test_skipping_the_move_back_is_the_same_search(game, deals):
     for deal in deals:
         runs = []
         for prune in (K.PRUNE_DEFAULT, K.PRUNE_DEFAULT & ~K.PRUNE_SKIP_UNDO):
-            search = _Search(game.rules_array, game.deal(deal)._s.copy(), _Slots(1 << 22, 1), prune)
-            verdict = _run_until(search, 10**9, float("inf"))
-            runs.append((verdict, search.nodes, int(search.ctx[K.C_STORED]), len(search.dead()), search.moves()))
+            search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), prune)
+            verdict = run_until(search, 10**9, float("inf"))
+            runs.append((verdict, search.nodes, int(search.ctx[K.C_STORED]), _dead(search), search.moves()))
         assert runs[0] == runs[1], deal
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
-    search = _Search(SA.rules_array, SA.deal(200)._s.copy(), _Slots(1 << 22, 1), K.PRUNE_DEFAULT)
-    assert _run_until(search, 10**9, float("inf")) == LOST
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
+    assert run_until(search, 10**9, float("inf")) == LOST
     search.restart(5)
-    assert _run_until(search, 10**9, float("inf")) == LOST and search.nodes == 0
+    assert run_until(search, 10**9, float("inf")) == LOST and search.nodes == 0
 
 
 def test_a_restart_finds_the_same_win_set():
     """Wins survive restarts: a won deal paused after a few positions, restarted in other orders, is still won."""
     for deal in (2, 4, 5):
-        search = _Search(BC.rules_array, BC.deal(deal)._s.copy(), _Slots(1 << 22, 1), K.PRUNE_DEFAULT)
+        search = Search(BC.rules_array, BC.deal(deal).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
         verdict = None
         for order, limit in enumerate([50, 200, 1000, 10**9]):
             if order:
                 search.restart(order)
-            verdict = _run_until(search, limit, float("inf"))
+            verdict = run_until(search, limit, float("inf"))
             if verdict is not None:
                 break
         assert verdict == WON
@@ -379,14 +368,14 @@ def test_bases_share_one_table_size(monkeypatch):
     """``table_size`` bounds the tables of all 13 bases together, not each one; bases starved of
     slots wait, and when every open base is starved the call ends (unknown), it does not spin."""
     peak = []
-    take = _Slots.take
+    take = Slots.take
 
     def watched(self, n):
         granted = take(self, n)
         peak.append(self.used)
         return granted
 
-    monkeypatch.setattr(_Slots, "take", watched)
+    monkeypatch.setattr(Slots, "take", watched)
     roomy = solve_deal(SC, 0, 7, bases=True, budget_nodes=1_000_000)
     assert max(peak) > 1 << 16  # it needs more than the small limits below
     for size in (1 << 16, 1 << 12, 1024):
@@ -396,7 +385,7 @@ def test_bases_share_one_table_size(monkeypatch):
         assert tight.nodes < 500_000  # stopped when all open bases were starved, long before the budget
         for base, verdict in tight.bases.items():  # less memory settles fewer bases, never other verdicts
             assert verdict in (UNKNOWN, roomy.bases[base]), base
-    assert _Slots(1024, 13).first * 13 <= 1024 and _Slots(1 << 27, 1).first == 1 << 16
+    assert Slots(1024, 13).first * 13 <= 1024 and Slots(1 << 27, 1).first == 1 << 16
 
 needs_fc = pytest.mark.skipif(not fcsolve.available(), reason="fc-solve not installed (freecell-solver-bin)")
 

@@ -6,10 +6,11 @@ import pandas as pd
 
 from analysis.report import build_report
 from analysis.stats import winning_bases
-from sim.experiment import build
-from sim.game import Game
-from sim.players import parse_player, play_choice
-from sim.runner import run
+from sim.study.experiment import build
+from sim.core.game import Game
+from sim.players.loop import play_choice
+from sim.players.registry import parse_player
+from sim.study.runner import run
 
 
 def test_solver_rows_and_report(tmp_path):

@@ -1,0 +1,88 @@
+"""The ``castle`` command line: one module per command group, each loading only what it uses.
+
+Every command reports bad input as one line on stderr and exits with status
+2; no traceback reaches the user. Adding a command: a module here with a
+``register(app)`` function, named in :data:`COMMAND_MODULES`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+import typer.exceptions
+
+from ..core.board import BoardError
+from ..core.cards import CardError
+from ..core.deals import DealError
+from ..core.moves import IllegalMoveError, MoveError
+from ..core.rules import UnknownGameError
+from ..players.registry import UnknownPlayerError
+from .errors import UserError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+    help="Play, deal, solve and measure games of the Beleaguered Castle family.",
+)
+
+#: errors that are the user's input, not our bug: one line, exit 2
+USER_ERRORS = (UserError, UnknownGameError, UnknownPlayerError, DealError, BoardError, CardError, MoveError,
+               IllegalMoveError, OSError)
+
+#: the command groups, in the order ``castle --help`` lists them
+COMMAND_MODULES = ("deal", "play", "solve", "run", "bench")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from ..study.dataset import package_version
+
+        typer.echo(f"castle {package_version() or 'unknown'}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                                 help="print the version and exit")) -> None:
+    """Play, deal, solve and measure games of the Beleaguered Castle family."""
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").register(app)
+
+
+_register_commands()
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+    """Entry point: run the app, turning user errors into one line and exit 2."""
+    command = typer.main.get_command(app)
+    try:
+        rv = command.main(args=argv, prog_name="castle", standalone_mode=False)
+    except typer.Exit as e:
+        sys.exit(getattr(e, "exit_code", 0))
+    except typer.Abort:
+        sys.exit(130)
+    except typer.exceptions.TyperException as e:  # usage errors (typer's own click)
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        print(f"castle: {message}", file=sys.stderr)
+        sys.exit(2)
+    except USER_ERRORS as e:
+        print(f"castle: {_one_line(e)}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.filename:
+        return f"{e.filename}: {e.strerror or e}"
+    return " ".join(str(e).split())

@@ -1,0 +1,29 @@
+"""``castle bench``: the compiled engine against the reference engine, moves per second."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bench")(bench)
+
+
+def bench(
+    deals: int = typer.Option(2000, min=1, help="deals per game for the compiled engine"),
+    reference_deals: int = typer.Option(20, min=1, help="deals per game for the reference engine"),
+    max_moves: int = typer.Option(1000, min=1, help="move cap per playout"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object instead of the table"),
+) -> None:
+    """Random playouts: compiled engine against the reference engine, moves per second."""
+    from ..study.bench import run_bench
+
+    results = run_bench(deals=deals, reference_deals=reference_deals, max_moves=max_moves)
+    if as_json:
+        typer.echo(json.dumps(results, indent=2))
+        return
+    typer.echo(f"{'game':<30} {'compiled moves/s':>17} {'reference moves/s':>18} {'ratio':>8}")
+    for slug, row in results.items():
+        typer.echo(f"{slug:<30} {row['compiled_moves_per_s']:>17,.0f} {row['reference_moves_per_s']:>18,.0f} {row['ratio']:>8,.0f}")

@@ -1,0 +1,67 @@
+"""``castle run`` and ``castle report``: an experiment into a dataset, and a dataset into a report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command("run")(run_cmd)
+    app.command("report")(report_cmd)
+
+
+def run_cmd(
+    experiment: Optional[Path] = typer.Argument(None, help="experiment file (TOML); flags override its fields", show_default=False),
+    game: Optional[List[str]] = typer.Option(None, "--game", help="a game to play (repeatable)", show_default=False),
+    player: Optional[List[str]] = typer.Option(None, "--player", help="a player, e.g. lookahead:depth=3 (repeatable)", show_default=False),
+    deals: Optional[int] = typer.Option(None, help="play deals 0 to N-1", show_default=False),
+    deal_range: Optional[str] = typer.Option(None, help="play deals A to B-1, given as A:B", show_default=False),
+    seed: Optional[int] = typer.Option(None, help="seed of the deals and the players' draws", show_default=False),
+    chunk_size: Optional[int] = typer.Option(None, help="deals per task and per Parquet file", show_default=False),
+    jobs: int = typer.Option(1, help="worker processes (loky) or local Dask workers"),
+    out: Optional[Path] = typer.Option(None, help="results directory [default: data/<experiment name>]", show_default=False),
+    backend: str = typer.Option("loky", help="loky (this machine) or dask"),
+    scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)", show_default=False),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
+) -> None:
+    """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume."""
+    from ..study.experiment import ExperimentError, build, read_toml
+    from ..study.paths import DATA_DIR
+    from ..study.runner import run
+
+    try:
+        data = read_toml(experiment) if experiment is not None else {}
+        exp = build(data, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size)
+        target = out if out is not None else DATA_DIR / exp.name
+        summary = run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+    except ExperimentError as e:
+        raise UserError(str(e)) from None
+    skipped = f", {summary.chunks_skipped} of {summary.chunks} chunks already there" if summary.chunks_skipped else ""
+    typer.echo(
+        f"{summary.deals_played:,} games played in {summary.seconds:.1f} s ({summary.deals_per_s:,.0f}/s){skipped}; results in {summary.out}"
+    )
+
+
+def report_cmd(
+    data: Optional[Path] = typer.Argument(None, help="result dataset folder (default: data/default)", show_default=False),
+    out: Optional[Path] = typer.Option(None, "--out", help="report folder (default: reports/<dataset name>)", show_default=False),
+) -> None:
+    """Build the HTML report (figures, tables, summary) of a result dataset."""
+    from analysis.load import ResultsError
+    from analysis.report import build_report
+
+    from ..study.paths import DEFAULT_DATA, REPORTS_DIR
+
+    data = data or DEFAULT_DATA
+    out = out or REPORTS_DIR / data.name
+    try:
+        index = build_report(data, out)
+    except ResultsError as e:
+        raise UserError(str(e)) from None
+    typer.echo(str(index))

@@ -1,0 +1,233 @@
+"""The Python face of the compiled engine, in the spirit of python-chess.
+
+>>> game = Game("streets-and-alleys")
+>>> state = game.deal(1)
+>>> len(state.legal_moves) > 0
+True
+>>> move = next(iter(state.legal_moves))
+>>> state.push(move)
+>>> state.pop() == move
+True
+>>> state.outcome() is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..kernels import engine as E
+from ..kernels import layout as L
+from . import reference
+from .board import Position, format_board, parse_board
+from .cards import RANKS, SUITS, card_str
+from .deals import DEFAULT_SEED, deal_position
+from .moves import N_ACTIONS, IllegalMoveError, Move
+from .outcome import Result
+from .rules import FoundationBase, Rules, find_game
+
+__all__ = ["Game", "State", "LegalMoves", "Outcome", "IllegalMoveError"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended by itself: ``won`` or ``stuck`` (a player may also give up: see the play loop)."""
+
+    termination: Result
+    cards_home: int
+
+    @property
+    def won(self) -> bool:
+        return self.termination is Result.WON
+
+
+class Game:
+    """A game of the family: its rules and a way to make starting states."""
+
+    def __init__(self, rules: Rules | str):
+        self.rules = find_game(rules) if isinstance(rules, str) else rules
+        self.rules_array = L.rules_array(self.rules)
+
+    def __repr__(self) -> str:
+        return f"Game({self.rules.slug!r})"
+
+    def deal(self, deal: int | str, seed: int = DEFAULT_SEED) -> State:
+        """The starting state of a seeded deal (``17``) or a PySol deal (``"pysol:1080"``)."""
+        return State.from_position(self.rules, deal_position(self.rules, deal, seed))
+
+    def from_board(self, text: str) -> State:
+        """A state from board text (see :mod:`sim.core.board`)."""
+        shared = self.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED
+        default_base = 0 if self.rules.foundation_base == FoundationBase.ACE else -1
+        pos = parse_board(text, self.rules.n_piles, shared_base=shared, default_base=default_base)
+        return State.from_position(self.rules, pos)
+
+
+class LegalMoves:
+    """A live view of the legal moves: iterate, ``in``, ``len()``, ``count()``."""
+
+    def __init__(self, state: State):
+        self._state = state
+
+    def actions(self) -> np.ndarray:
+        """The legal moves as action ints, ascending."""
+        buf = np.empty(N_ACTIONS, np.int64)
+        n = E.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(E.SCRATCH_SIZE, np.int64))
+        return buf[:n]
+
+    def mask(self) -> np.ndarray:
+        """Boolean mask over the fixed action space (``N_ACTIONS``), as pgx gives it."""
+        mask = np.zeros(N_ACTIONS, bool)
+        mask[self.actions()] = True
+        return mask
+
+    def __iter__(self) -> Iterator[Move]:
+        return (Move.from_action(int(a)) for a in self.actions())
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Move) and self._state.is_legal(move)
+
+    def __len__(self) -> int:
+        return len(self.actions())
+
+    def count(self) -> int:
+        return len(self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves: {', '.join(str(m) for m in self)}>"
+
+
+class State:
+    """A position with its move stack: ``push()``/``pop()`` like a chess board.
+
+    ``array`` is the live state array the kernels read and write
+    (:mod:`sim.kernels.layout`), ``rules_array`` the game's rules for them:
+    code that calls kernels directly passes these two.
+    """
+
+    def __init__(self, rules: Rules, array: np.ndarray):
+        self.rules = rules
+        self.rules_array = L.rules_array(rules)
+        self.array = array
+        self._undo: list[int] = []
+        self.move_stack: list[Move] = []
+
+    @classmethod
+    def from_position(cls, rules: Rules, pos: Position) -> State:
+        if len(pos.piles) != rules.n_piles:
+            raise ValueError(f"{rules.slug} has {rules.n_piles} piles, the position {len(pos.piles)}")
+        return cls(rules, _array_of(pos))
+
+    def copy(self) -> State:
+        other = State(self.rules, self.array.copy())
+        other._undo = list(self._undo)
+        other.move_stack = list(self.move_stack)
+        return other
+
+    # -- moves ---------------------------------------------------------------
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def is_legal(self, move: Move) -> bool:
+        return bool(E.is_legal(self.array, self.rules_array, move.action))
+
+    def push(self, move: Move | str | int) -> None:
+        """Play ``move`` (a Move, its text ``"3-F"`` or its action int)."""
+        if isinstance(move, str):
+            move = Move.from_str(move)
+        elif not isinstance(move, Move):
+            move = Move.from_action(int(move))
+        if not self.is_legal(move):
+            reason = reference.why_illegal(self.rules, self.position(), move) or "the engines disagree (a bug: please report it)"
+            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        self._undo.append(int(E.apply(self.array, self.rules_array, move.action)))
+        self.move_stack.append(move)
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._undo:
+            raise IndexError("pop from an empty move stack")
+        E.undo(self.array, self.rules_array, self._undo.pop())
+        return self.move_stack.pop()
+
+    # -- reading the position -----------------------------------------------
+    def position(self) -> Position:
+        """The position as plain lists (see :class:`~sim.core.board.Position`)."""
+        s = self.array
+        piles = [[int(c) for c in s[L.S_CARDS + p * L.CAP : L.S_CARDS + p * L.CAP + int(s[L.S_HEIGHT + p])]]
+                 for p in range(self.rules.n_piles)]
+        return Position(piles, [int(x) for x in s[L.S_FOUND : L.S_FOUND + 4]], [int(x) for x in s[L.S_BASE : L.S_BASE + 4]])
+
+    @property
+    def cards_home(self) -> int:
+        return int(self.array[L.S_FOUND : L.S_FOUND + 4].sum())
+
+    @property
+    def empty_piles(self) -> int:
+        """Empty tableau piles (reserves not counted)."""
+        return int((self.array[L.S_HEIGHT : L.S_HEIGHT + self.rules.n_tableau] == 0).sum())
+
+    @property
+    def base_rank(self) -> int | None:
+        """The foundations' shared base rank (0=Ace), or None while not chosen or not shared."""
+        if self.rules.foundation_base == FoundationBase.FIRST_CARD_INDEPENDENT:
+            return None
+        base = int(self.array[L.S_BASE])
+        return base if base >= 0 else None
+
+    def is_won(self) -> bool:
+        return self.cards_home == 52
+
+    def outcome(self) -> Outcome | None:
+        """``won`` or ``stuck`` once the game has ended by itself, else None."""
+        if self.is_won():
+            return Outcome(Result.WON, 52)
+        if len(self.legal_moves) == 0:
+            return Outcome(Result.STUCK, self.cards_home)
+        return None
+
+    def hash(self) -> int:
+        """Canonical position hash (pile order and which pile is empty do not matter)."""
+        return int(E.position_hash(self.array, self.rules_array))
+
+    def board_text(self) -> str:
+        """The board text format (round-trips through :meth:`Game.from_board`)."""
+        return format_board(self.position())
+
+    def __str__(self) -> str:
+        pos = self.position()
+        cells = []
+        for suit in range(4):
+            top = pos.foundation_top(suit)
+            cells.append(f"{SUITS[suit]}:{card_str(top) if top is not None else '--'}")
+        if self.rules.foundation_base == FoundationBase.ACE:
+            base_txt = "base A"
+        elif self.base_rank is not None:
+            base_txt = f"base {RANKS[self.base_rank]}"
+        elif self.rules.foundation_base == FoundationBase.FIRST_CARD_INDEPENDENT:
+            base_txt = "bases " + "".join(RANKS[b] if b >= 0 else "?" for b in pos.bases)
+        else:
+            base_txt = "base not chosen"
+        lines = [f"Foundations  {'  '.join(cells)}   ({base_txt}, {sum(pos.foundations)}/52 home)"]
+        width = len(str(len(pos.piles)))
+        for i, pile in enumerate(pos.piles, start=1):
+            lines.append(f"{i:>{width}} | " + " ".join(card_str(c) for c in pile))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<State {self.rules.slug} home={self.cards_home} moves={len(self.move_stack)}>"
+
+
+def _array_of(pos: Position) -> np.ndarray:
+    """Pack a :class:`Position` into a state array."""
+    s = np.zeros(L.STATE_SIZE, np.int8)
+    s[L.S_FOUND : L.S_FOUND + 4] = pos.foundations
+    s[L.S_BASE : L.S_BASE + 4] = pos.bases
+    for p, pile in enumerate(pos.piles):
+        s[L.S_HEIGHT + p] = len(pile)
+        s[L.S_CARDS + p * L.CAP : L.S_CARDS + p * L.CAP + len(pile)] = pile
+    return s

@@ -1,0 +1,53 @@
+"""Every compiled function of the toolkit, and nothing else: numba kernels over small int arrays.
+
+Python code validates, allocates and calls; these modules loop. They are
+``@njit(cache=True)``, and numba's cache checks only the source file of the
+function it compiled, while our kernels inline one another and read the
+constants of :mod:`sim.core`. So this package keeps one guard for the whole
+folder: a digest of every kernel module and of the core modules they read,
+kept beside the cache, decides at import whether the folder's cache files
+are dropped. Editing any of them recompiles every kernel once; nothing
+stale survives.
+
+- :mod:`.layout`: the state array, the rules array, the undo token
+- :mod:`.rng`: splitmix64, seeded deals, playout streams, Zobrist keys
+- :mod:`.engine`: the rules of movement: the one move generator, apply, undo, hash, dealing
+- :mod:`.evaluate`: the players' one evaluation of a position
+- :mod:`.players`: the decisions of the built-in compiled players
+- :mod:`.play`: the one play loop (whole chunks of deals inside the kernel)
+- :mod:`.search`: the exact solver's depth-first search
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+#: the core modules whose constants or code the kernels compile in
+_CORE_READ = ("cards.py", "moves.py", "rules.py", "outcome.py", "deals.py")
+
+
+def _sources() -> list[Path]:
+    core = _HERE.parent / "core"
+    return sorted(_HERE.glob("*.py")) + [core / name for name in _CORE_READ]
+
+
+def drop_stale_cache(folder: Path = _HERE, sources: list[Path] | None = None) -> bool:
+    """Delete ``folder``'s numba cache files if any source changed since they were written; True if it did."""
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in (sources or _sources()))).hexdigest()
+    cache = folder / "__pycache__"
+    stamp = cache / "kernels.sources"
+    try:
+        if stamp.exists() and stamp.read_text() == digest:
+            return False
+        for f in list(cache.glob("*.nbi")) + list(cache.glob("*.nbc")):
+            f.unlink(missing_ok=True)
+        cache.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+    except OSError:  # a read-only install: numba then caches elsewhere, unchecked
+        return False
+    return True
+
+
+drop_stale_cache()

@@ -1,0 +1,384 @@
+"""The rules of movement, compiled: the one move generator, apply and undo, the canonical hash, dealing.
+
+Every player, the solver and the Python :class:`~sim.core.game.State` call
+these; :mod:`sim.core.reference` is the separate plain-Python engine they
+are checked against. The arrays are those of :mod:`.layout`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from ..core.rules import MAX_PILES, DealStyle, EmptyPile, FoundationBase, TableauDirection, TableauSuit
+from .layout import (
+    CAP, R_ACES, R_BASE_POLICY, R_DEAL_STYLE, R_EMPTY, R_FOUND_TO_TAB, R_FWRAP, R_NPILES, R_NTAB,
+    R_ONE_AT_A_TIME, R_RANK_FIT, R_SIZES, R_TDIR, R_TSUIT, R_TWRAP, S_BASE, S_CARDS, S_FOUND,
+    S_HEIGHT, T_CARD_SHIFT, T_SET_OWN_BASE, T_SET_SHARED_BASE, foundation_top, token_action, token_card, top,
+)
+from .rng import Z_BASE, Z_FOUND, Z_PILE, mix, permutation
+
+#: bumped whenever the engine changes the games it plays; stored in every result row
+ENGINE_VERSION = 1
+
+#: scratch the move generator needs: a top rank per pile, then 13 rank masks
+SCRATCH_SIZE = MAX_PILES + 13
+
+#: the lowest set bit's index of every 13-bit pile mask
+LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << MAX_PILES)], np.int8)
+
+_SHARED = int(FoundationBase.FIRST_CARD_SHARED)
+_ANY_CARD = int(EmptyPile.ANY_CARD)
+_UP_OR_DOWN = int(TableauDirection.UP_OR_DOWN)
+_SAME_SUIT = int(TableauSuit.SAME_SUIT)
+_ANY_SUIT = int(TableauSuit.ANY)
+_ACE_BASE = int(FoundationBase.ACE)
+_CITADEL = int(DealStyle.CITADEL)
+_KINGS_TO_BOTTOM = int(DealStyle.KINGS_TO_BOTTOM)
+_LAST_CARD_HOME = int(DealStyle.LAST_CARD_TO_FOUNDATION)
+
+
+# --------------------------------------------------------------------------
+# what goes where
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def foundation_accepts(s, r, card):
+    """May ``card`` go to its suit's foundation?"""
+    suit = card // 13
+    n = s[S_FOUND + suit]
+    if n >= 13:
+        return False
+    if n == 0 and r[R_ONE_AT_A_TIME] != 0:
+        for f in range(4):
+            if 0 < s[S_FOUND + f] < 13:
+                return False  # another foundation is open and not yet full
+    base = s[S_BASE + suit]
+    if base < 0:
+        return True  # unset base: the first card founded chooses it (shared: only while all are empty)
+    nxt = base + n
+    if nxt >= 13:
+        if r[R_FWRAP] == 0:
+            return False
+        nxt -= 13
+    return card % 13 == nxt
+
+
+@njit(cache=True, inline="always")
+def fits(r, card, below):
+    """Could ``card`` be built on ``below`` by the tableau rule (rank, suit, wrap)?"""
+    cr = card % 13
+    tr = below % 13
+    twrap = r[R_TWRAP] != 0
+    ok = cr == tr - 1 or (twrap and tr == 0 and cr == 12)
+    if not ok and r[R_TDIR] == _UP_OR_DOWN:
+        ok = cr == tr + 1 or (twrap and tr == 12 and cr == 0)
+    suit_rule = r[R_TSUIT]
+    if ok and suit_rule != _ANY_SUIT:
+        cs = card // 13
+        ts = below // 13
+        if suit_rule == _SAME_SUIT:
+            ok = cs == ts
+        else:
+            ok = (cs == 1 or cs == 2) != (ts == 1 or ts == 2)
+    return ok
+
+
+@njit(cache=True)
+def pile_accepts(s, r, card, p):
+    """May ``card`` go on pile ``p``? (Reserves take nothing.)"""
+    if p >= r[R_NTAB]:
+        return False
+    t = top(s, p)
+    if t < 0:
+        return r[R_EMPTY] == _ANY_CARD
+    return fits(r, card, t)
+
+
+# --------------------------------------------------------------------------
+# the one move generator
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def legal_actions(s, r, out, scratch):
+    """Write the legal actions, ascending, into ``out``; return how many.
+
+    Sources are all piles (reserves included), then the foundations whose
+    top card may come back; targets are the tableau piles, then the
+    foundation. Where the tableau builds down regardless of suit
+    (``R_RANK_FIT``), a card's target piles are read from a mask of the
+    piles showing each rank instead of asking every pair of piles: the same
+    moves in the same order, three times faster. ``scratch`` holds
+    ``SCRATCH_SIZE`` int64s.
+    """
+    n_piles = r[R_NPILES]
+    n_tab = r[R_NTAB]
+    rank_fit = r[R_RANK_FIT] != 0
+    wrap = r[R_TWRAP] != 0
+    empties = 0
+    if r[R_EMPTY] == _ANY_CARD:
+        for p in range(n_tab):
+            if s[S_HEIGHT + p] == 0:
+                empties |= 1 << p
+    if rank_fit:  # scratch[MAX_PILES + q]: the tableau piles whose top card has rank q
+        for q in range(13):
+            scratch[MAX_PILES + q] = 0
+        for p in range(n_tab):
+            t = top(s, p)
+            if t >= 0:
+                scratch[MAX_PILES + t % 13] |= 1 << p
+    else:  # scratch[p]: pile p's top card
+        for p in range(n_tab):
+            scratch[p] = top(s, p)
+    n = 0
+    for src in range(n_piles):
+        card = top(s, src)
+        if card < 0:
+            continue
+        n = _moves_of(s, r, card, src, out, n, scratch, empties, rank_fit, wrap, n_tab)
+        if foundation_accepts(s, r, card):
+            out[n] = src * N_TARGETS + FOUNDATION
+            n += 1
+    if r[R_FOUND_TO_TAB] != 0:
+        for f in range(4):
+            card = foundation_top(s, f)
+            if card >= 0:
+                n = _moves_of(s, r, card, MAX_PILES + f, out, n, scratch, empties, rank_fit, wrap, n_tab)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _moves_of(s, r, card, src, out, n, scratch, empties, rank_fit, wrap, n_tab):
+    """Append the moves of ``card`` from ``src`` to the tableau piles that take it; return the new count."""
+    if rank_fit:
+        want = card % 13 + 1
+        m = empties
+        if want < 13:
+            m |= scratch[MAX_PILES + want]
+        elif wrap:
+            m |= scratch[MAX_PILES]
+        if src < MAX_PILES:
+            m &= ~(1 << src)
+        while m != 0:
+            out[n] = src * N_TARGETS + LOWEST_BIT[m]
+            n += 1
+            m &= m - 1
+        return n
+    for dst in range(n_tab):
+        if dst == src:
+            continue
+        t = scratch[dst]
+        if t < 0:
+            ok = (empties >> dst) & 1 == 1
+        else:
+            ok = fits(r, card, t)
+        if ok:
+            out[n] = src * N_TARGETS + dst
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def is_legal(s, r, action):
+    """Is ``action`` legal in ``s``?"""
+    if action < 0 or action >= N_ACTIONS:
+        return False
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src >= MAX_PILES:
+        if r[R_FOUND_TO_TAB] == 0 or dst == FOUNDATION:
+            return False
+        card = foundation_top(s, src - MAX_PILES)
+    elif src >= r[R_NPILES]:
+        return False
+    else:
+        card = top(s, src)
+    if card < 0:
+        return False
+    if dst == FOUNDATION:
+        return foundation_accepts(s, r, card)
+    if dst == src:
+        return False
+    return pile_accepts(s, r, card, dst)
+
+
+# --------------------------------------------------------------------------
+# playing and taking back
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def apply(s, r, action):
+    """Play a legal ``action``; return its undo token."""
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src >= MAX_PILES:  # a foundation's top card comes back
+        f = src - MAX_PILES
+        card = foundation_top(s, f)
+        s[S_FOUND + f] -= 1
+    else:
+        h = s[S_HEIGHT + src] - 1
+        card = np.int64(s[S_CARDS + src * CAP + h])
+        s[S_CARDS + src * CAP + h] = 0  # slots above the height stay 0: equal positions, equal arrays
+        s[S_HEIGHT + src] = h
+    token = action | (card << T_CARD_SHIFT)
+    if dst == FOUNDATION:
+        suit = card // 13
+        if s[S_BASE + suit] < 0:
+            if r[R_BASE_POLICY] == _SHARED:
+                for f in range(4):
+                    s[S_BASE + f] = card % 13
+                token |= T_SET_SHARED_BASE
+            else:
+                s[S_BASE + suit] = card % 13
+                token |= T_SET_OWN_BASE
+        s[S_FOUND + suit] += 1
+    else:
+        hd = s[S_HEIGHT + dst]
+        s[S_CARDS + dst * CAP + hd] = card
+        s[S_HEIGHT + dst] = hd + 1
+    return token
+
+
+@njit(cache=True)
+def undo(s, r, token):
+    """Take back the move whose undo token is ``token``."""
+    action = token_action(token)
+    card = token_card(token)
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if dst == FOUNDATION:
+        suit = card // 13
+        s[S_FOUND + suit] -= 1
+        if token & T_SET_SHARED_BASE:
+            for f in range(4):
+                s[S_BASE + f] = -1
+        elif token & T_SET_OWN_BASE:
+            s[S_BASE + suit] = -1
+    else:
+        hd = s[S_HEIGHT + dst] - 1
+        s[S_CARDS + dst * CAP + hd] = 0
+        s[S_HEIGHT + dst] = hd
+    if src >= MAX_PILES:
+        s[S_FOUND + src - MAX_PILES] += 1
+    else:
+        h = s[S_HEIGHT + src]
+        s[S_CARDS + src * CAP + h] = card
+        s[S_HEIGHT + src] = h + 1
+
+
+# --------------------------------------------------------------------------
+# the canonical hash
+# --------------------------------------------------------------------------
+
+_RESERVE_SALT = np.uint64(0x5A5A5A5A5A5A5A5A)
+
+
+@njit(cache=True)
+def pile_key(s, p):
+    """Zobrist key of pile ``p``'s cards by depth (0 for an empty pile)."""
+    h = np.uint64(0)
+    base = S_CARDS + p * CAP
+    for i in range(s[S_HEIGHT + p]):
+        h ^= Z_PILE[i, s[base + i]]
+    return h
+
+
+@njit(cache=True, inline="always")
+def pile_term(r, p, key):
+    """Pile ``p``'s scrambled share of the hash: reserves are alike among themselves, not like tableau piles."""
+    if p < r[R_NTAB]:
+        return mix(key)
+    return mix(key ^ _RESERVE_SALT)
+
+
+@njit(cache=True, inline="always")
+def foundations_key(s):
+    """The foundations' share of the hash: each one's count and base."""
+    h = np.uint64(0)
+    for f in range(4):
+        h ^= Z_FOUND[f, s[S_FOUND + f]] ^ Z_BASE[f, s[S_BASE + f] + 1]
+    return h
+
+
+@njit(cache=True)
+def position_hash(s, r):
+    """Canonical 64-bit hash: pile order does not matter and all empty piles are alike.
+
+    The sum of scrambled pile keys is order-free; the foundations add their
+    count and base. The solver keeps the same sum incrementally
+    (:mod:`.search`).
+    """
+    h = np.uint64(0)
+    for p in range(r[R_NPILES]):
+        h += pile_term(r, p, pile_key(s, p))
+    return h ^ foundations_key(s)
+
+
+# --------------------------------------------------------------------------
+# dealing
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def init_deal(r, seed, deal, s, perm):
+    """Write the starting position of deal ``(seed, deal)`` into ``s`` (``perm``: 52 int8 scratch).
+
+    :func:`sim.core.deals.layout`, compiled, so whole chunks of deals are
+    played without leaving the kernel.
+    """
+    permutation(seed, deal, perm)
+    s[:] = 0
+    aces = r[R_ACES] != 0
+    for f in range(4):
+        if aces:
+            s[S_FOUND + f] = 1
+            s[S_BASE + f] = 0
+        elif r[R_BASE_POLICY] == _ACE_BASE:
+            s[S_BASE + f] = 0
+        else:
+            s[S_BASE + f] = -1
+    style = r[R_DEAL_STYLE]
+    last = 51
+    if aces:
+        while perm[last] % 13 == 0:
+            last -= 1
+    if style == _LAST_CARD_HOME:  # the last card dealt founds and sets the shared base
+        c = perm[last]
+        s[S_FOUND + c // 13] = 1
+        for f in range(4):
+            s[S_BASE + f] = c % 13
+    n_piles = r[R_NPILES]
+    max_size = 0
+    for p in range(n_piles):
+        if r[R_SIZES + p] > max_size:
+            max_size = r[R_SIZES + p]
+    i = 0
+    for row in range(max_size):
+        for p in range(n_piles):
+            if row < r[R_SIZES + p]:
+                while aces and perm[i] % 13 == 0:
+                    i += 1
+                c = perm[i]
+                i += 1
+                if style == _CITADEL and c % 13 == s[S_FOUND + c // 13]:
+                    s[S_FOUND + c // 13] += 1  # it fits its foundation, so it goes home
+                    continue
+                h = s[S_HEIGHT + p]
+                s[S_CARDS + p * CAP + h] = c
+                s[S_HEIGHT + p] = h + 1
+    if style == _KINGS_TO_BOTTOM:  # Kings to the bottom of their pile, order otherwise kept
+        for p in range(n_piles):
+            h = s[S_HEIGHT + p]
+            base = S_CARDS + p * CAP
+            k = 0
+            for j in range(h):
+                if s[base + j] % 13 == 12:
+                    c = s[base + j]
+                    for m in range(j, k, -1):
+                        s[base + m] = s[base + m - 1]
+                    s[base + k] = c
+                    k += 1

@@ -1,0 +1,132 @@
+"""The one play loop: how a game ends, and what is recorded of it.
+
+Every player's game goes through :func:`observe` before each move: it
+remembers the position (the row's ``positions`` counts them), follows the
+empty piles, and ends the game ``won``, ``gave_up`` at the move cap, or
+``stuck`` with no legal move, in that order. :func:`play_chunk` runs that
+loop with a compiled player's decisions for a whole chunk of deals without
+leaving the kernel (the runner's fast path); :func:`sim.players.loop.play`
+runs it from Python, one :func:`observe` call a move, for any player
+object. A game's record is one int64 row of ``N_OUT`` columns (``C_*``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from ..core.moves import N_ACTIONS
+from ..core.outcome import GAVE_UP, STUCK, WON
+from ..core.rules import FoundationBase
+from .engine import SCRATCH_SIZE, apply, init_deal, legal_actions
+from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
+from .players import decide, workspace
+from .rng import seed_rng
+from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
+
+# columns of a game's record row
+C_RESULT = 0  #: an outcome code (sim.core.outcome)
+C_MOVES = 1
+C_HOME = 2
+C_BASE = 3  #: shared base rank, -1 if unset or not shared
+C_MAX_EMPTY = 4
+C_POSITIONS = 5  #: distinct positions visited, start and end included
+C_CYCLES = 6  #: CPU cycle-counter ticks spent on the deal (play_chunk only)
+N_OUT = 7
+
+_SHARED = int(FoundationBase.FIRST_CARD_SHARED)
+
+
+@njit(cache=True)
+def observe(s, r, table, used, meta, row, acts, scratch, max_moves):
+    """The loop's step before a move: record ``s``; return its number of legal moves (in ``acts``), or -1 when the game is over.
+
+    ``row[C_MOVES]`` counts the moves played so far; when the game is over,
+    ``row[C_RESULT]`` says how.
+    """
+    remember(table, used, meta, key(s, r))
+    e = empty_piles(s, r)
+    if e > row[C_MAX_EMPTY]:
+        row[C_MAX_EMPTY] = e
+    row[C_POSITIONS] = meta[M_USED]
+    row[C_HOME] = cards_home(s)
+    row[C_BASE] = s[S_BASE] if r[R_BASE_POLICY] == _SHARED else -1
+    if is_won(s):
+        row[C_RESULT] = WON
+        return -1
+    if row[C_MOVES] >= max_moves:
+        row[C_RESULT] = GAVE_UP
+        return -1
+    n = legal_actions(s, r, acts, scratch)
+    if n == 0:
+        row[C_RESULT] = STUCK
+        return -1
+    return n
+
+
+@njit(cache=True)
+def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
+    """Deal and play every deal of ``deals`` with player ``kind``; write one record row per deal into ``out``."""
+    s = np.zeros(STATE_SIZE, np.int8)
+    perm = np.zeros(52, np.int8)
+    rng = np.zeros(1, np.uint64)
+    ws = workspace(capacity(max_moves))
+    table, used, meta, scratch, acts = ws[0], ws[1], ws[2], ws[11], ws[13]
+    for k in range(deals.shape[0]):
+        t0 = _readcyclecounter()
+        init_deal(r, seed, deals[k], s, perm)
+        seed_rng(rng, seed, deals[k], salt)
+        forget_all(table, used, meta)
+        row = out[k]
+        row[:] = 0
+        while True:
+            n = observe(s, r, table, used, meta, row, acts, scratch, max_moves)
+            if n < 0:
+                break
+            a = decide(s, r, kind, w, rng, ws, acts, n)
+            if a < 0:
+                row[C_RESULT] = GAVE_UP
+                break
+            apply(s, r, a)
+            row[C_MOVES] += 1
+        row[C_CYCLES] = np.int64(_readcyclecounter() - t0)
+    return 0
+
+
+@njit(cache=True)
+def choose_move(s, r, kind, w, rng, ws):
+    """One decision for a Python-side player, whose workspace ``ws`` persists between calls; -1 gives up."""
+    remember(ws[0], ws[1], ws[2], key(s, r))
+    acts = ws[13]
+    n = legal_actions(s, r, acts, ws[11])
+    if n == 0:
+        return -1
+    return decide(s, r, kind, w, rng, ws, acts, n)
+
+
+def record_buffers(max_moves: int) -> tuple[np.ndarray, ...]:
+    """What the Python side of the loop passes to :func:`observe`: seen-set, slots, meta, row, actions, scratch."""
+    cap = int(capacity(max_moves))
+    return (np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(META_SIZE, np.int64), np.zeros(N_OUT, np.int64),
+            np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+
+
+@intrinsic
+def _readcyclecounter(typingctx):
+    sig = types.uint64()
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.readcyclecounter")
+        return builder.call(fn, [])
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def cycle_counter():
+    """The CPU's cycle counter, so kernels can time single deals (calibrated in Python)."""
+    return _readcyclecounter()

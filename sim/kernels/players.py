@@ -1,0 +1,275 @@
+"""The decisions of the built-in compiled players: one move from one position.
+
+Kinds: ``RANDOM`` draws a uniform legal move from the deal's own splitmix64
+stream; ``GREEDY`` plays a foundation move whenever one exists, otherwise
+the move whose resulting position scores best under
+:func:`.evaluate.evaluate`, searched ``P_DEPTH`` plies deep (1 for greedy,
+more for lookahead); ``STRATEGIST`` applies the rule sheet's advice
+(:func:`_decide_strategist`). GREEDY and STRATEGIST never move to a
+position already seen in the game (:mod:`.seen`).
+
+A player's memory and buffers travel as one tuple, its *workspace*
+(:func:`workspace`), so the play loop and the Python-side player objects
+hold the same thing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from ..core.rules import MAX_PILES
+from .engine import SCRATCH_SIZE, apply, foundation_accepts, legal_actions, pile_accepts, undo
+from .evaluate import P_CHOOSE_BASE, P_DEPTH, P_KEEP_EMPTY, P_WIDTH, W_WRAP, choose_target_bases, evaluate
+from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, is_won, moving_card
+from .rng import rand_below
+from .seen import M_TB_DONE, META_SIZE, key, seen
+
+RANDOM = 0
+GREEDY = 1
+STRATEGIST = 2
+#: the kinds by the name a player spec gives (:class:`sim.players.registry.PlayerSpec` ``kernel``)
+KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST}
+
+MAX_SEARCH_DEPTH = 8
+
+
+@njit(cache=True)
+def workspace(capacity):
+    """A player's memory (seen-set of ``capacity`` slots, chosen bases) and search buffers, as one tuple."""
+    return (
+        np.zeros(capacity, np.uint64),  # 0 seen-set keys
+        np.zeros(capacity, np.int64),  # 1 its slots in use
+        np.zeros(META_SIZE, np.int64),  # 2 meta
+        np.full(4, -1, np.int64),  # 3 target base per suit
+        np.zeros((MAX_SEARCH_DEPTH + 1, N_ACTIONS), np.int64),  # 4 children per search level
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 5 how many
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 6 the next to try
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.float64),  # 7 best value per level
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 8 undo tokens of the search path
+        np.zeros(N_ACTIONS, np.float64),  # 9 children's static scores
+        np.zeros(52, np.int64),  # 10 card depths
+        np.zeros(SCRATCH_SIZE, np.int64),  # 11 move generator scratch
+        np.zeros(N_ACTIONS, np.int64),  # 12 the evaluation's move buffer
+        np.zeros(N_ACTIONS, np.int64),  # 13 the legal actions of the position played
+    )
+
+
+@njit(cache=True)
+def decide(s, r, kind, w, rng, ws, acts, n):
+    """The move ``kind`` plays from ``s``, whose ``n`` legal actions are ``acts[:n]`` (``n`` > 0); -1 gives up.
+
+    The caller has remembered ``s`` in the workspace's seen-set.
+    """
+    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, ebuf, _ = ws
+    if kind == RANDOM:
+        return acts[rand_below(rng, n)]
+    if meta[M_TB_DONE] == 0:
+        if w[P_CHOOSE_BASE] != 0:
+            choose_target_bases(s, r, tb, depth)
+        else:
+            tb[:] = -1
+        meta[M_TB_DONE] = 1
+    if kind == STRATEGIST:
+        return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf)
+    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf)
+
+
+@njit(cache=True)
+def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf):
+    choice = -1
+    best_v = -np.inf
+    # a foundation move whenever one exists (to an unseen position: in games
+    # whose foundations give cards back, cards home can shrink and grow again)
+    for k in range(n):
+        a = acts[k]
+        if a % N_TARGETS == FOUNDATION:
+            t = apply(s, r, a)
+            if seen(table, key(s, r)):
+                undo(s, r, t)
+                continue
+            v = evaluate(s, r, w, tb, ebuf, gscratch)
+            undo(s, r, t)
+            if v > best_v:
+                best_v = v
+                choice = a
+    if choice >= 0:
+        return choice
+    plies = np.int64(w[P_DEPTH]) - 1
+    width = np.int64(w[P_WIDTH])
+    for k in range(n):
+        a = acts[k]
+        t = apply(s, r, a)
+        if seen(table, key(s, r)):
+            undo(s, r, t)
+            continue
+        v = _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf)
+        undo(s, r, t)
+        if v > best_v:
+            best_v = v
+            choice = a
+    return choice
+
+
+@njit(cache=True)
+def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf):
+    """Best score reachable from ``s`` in at most ``plies`` moves to unseen positions.
+
+    An iterative depth-first search: level ``L`` keeps its children in
+    ``stack[L]``; a node's value is the max of its own score and its
+    children's, so reaching a good position sooner is never worse.
+    """
+    v0 = evaluate(s, r, w, tb, ebuf, gscratch)
+    if plies <= 0 or is_won(s):
+        return v0
+    L = 0
+    cnt[0] = _children(s, r, w, tb, width, stack[0], fscratch, gscratch, ebuf)
+    idx[0] = 0
+    best[0] = v0
+    while True:
+        if idx[L] < cnt[L]:
+            a = stack[L, idx[L]]
+            idx[L] += 1
+            t = apply(s, r, a)
+            if seen(table, key(s, r)):
+                undo(s, r, t)
+                continue
+            v = evaluate(s, r, w, tb, ebuf, gscratch)
+            if L + 1 < plies and not is_won(s):
+                tok[L] = t
+                L += 1
+                cnt[L] = _children(s, r, w, tb, width, stack[L], fscratch, gscratch, ebuf)
+                idx[L] = 0
+                best[L] = v
+            else:
+                undo(s, r, t)
+                if v > best[L]:
+                    best[L] = v
+        else:
+            v = best[L]
+            if L == 0:
+                return v
+            L -= 1
+            undo(s, r, tok[L])
+            if v > best[L]:
+                best[L] = v
+
+
+@njit(cache=True)
+def _children(s, r, w, tb, width, out, fscratch, gscratch, ebuf):
+    """Legal actions into ``out``; with ``width`` > 0 only the best ``width`` by static score."""
+    n = legal_actions(s, r, out, gscratch)
+    if width <= 0 or n <= width:
+        return n
+    for k in range(n):
+        t = apply(s, r, out[k])
+        fscratch[k] = evaluate(s, r, w, tb, ebuf, gscratch)
+        undo(s, r, t)
+    # insertion sort, best first; ties keep the lower action first
+    for k in range(1, n):
+        a = out[k]
+        v = fscratch[k]
+        j = k - 1
+        while j >= 0 and fscratch[j] < v:
+            out[j + 1] = out[j]
+            fscratch[j + 1] = fscratch[j]
+            j -= 1
+        out[j + 1] = a
+        fscratch[j + 1] = v
+    return width
+
+
+@njit(cache=True)
+def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf):
+    """The rule sheet's advice, made executable.
+
+    1. Base rank (Selective Castle): the target chosen from the whole board;
+       no foundation is started with another rank.
+    2. Bank evenly: a foundation move is played at once only when it is
+       safe, i.e. every card one place lower in foundation order is already
+       home (no tableau card could still want to rest on it); other
+       foundation moves compete with the rest, the score's balance term
+       weighing against running one suit ahead.
+    3. Use the wrap: a King put on an Ace earns ``W_WRAP``.
+    4. Keep empty piles: filling an empty pile costs ``P_KEEP_EMPTY`` unless
+       the card is a King (it will never block there) or the card it
+       uncovers can then move to a foundation or onto another pile (the
+       move unlocks something).
+    """
+    for k in range(n):
+        a = acts[k]
+        if a % N_TARGETS != FOUNDATION:
+            continue
+        card = moving_card(s, a)
+        suit = card // 13
+        base = s[S_BASE + suit]
+        if base < 0:
+            if tb[suit] >= 0 and card % 13 != tb[suit]:
+                continue
+            base = card % 13
+        order = (card % 13 - base + 13) % 13
+        if order <= 1 or _order_home(s, order - 1):
+            t = apply(s, r, a)
+            fresh = not seen(table, key(s, r))
+            undo(s, r, t)
+            if fresh:
+                return a
+    choice = -1
+    best_v = -np.inf
+    for k in range(n):
+        a = acts[k]
+        dst = a % N_TARGETS
+        card = moving_card(s, a)
+        if dst == FOUNDATION:
+            suit = card // 13
+            if s[S_BASE + suit] < 0 and tb[suit] >= 0 and card % 13 != tb[suit]:
+                continue
+        into_empty = dst != FOUNDATION and s[S_HEIGHT + dst] == 0
+        bonus = 0.0
+        if dst != FOUNDATION and card % 13 == 12 and s[S_HEIGHT + dst] > 0:
+            if s[S_CARDS + dst * CAP + s[S_HEIGHT + dst] - 1] % 13 == 0:
+                bonus = w[W_WRAP]
+        t = apply(s, r, a)
+        if seen(table, key(s, r)):
+            undo(s, r, t)
+            continue
+        v = evaluate(s, r, w, tb, ebuf, gscratch) + bonus
+        undo(s, r, t)
+        if into_empty and card % 13 != 12 and w[P_KEEP_EMPTY] != 0 and not _unlocks(s, r, a):
+            v -= w[P_KEEP_EMPTY]
+        if v > best_v:
+            best_v = v
+            choice = a
+    return choice
+
+
+@njit(cache=True)
+def _unlocks(s, r, a):
+    """After action ``a``, can the card it uncovers move to a foundation or a non-empty pile?"""
+    src = a // N_TARGETS
+    dst = a % N_TARGETS
+    if src >= MAX_PILES:
+        return False
+    h = s[S_HEIGHT + src]
+    if h < 2:
+        return False
+    under = np.int64(s[S_CARDS + src * CAP + h - 2])
+    t = apply(s, r, a)
+    ok = foundation_accepts(s, r, under)
+    if not ok:
+        for p in range(r[R_NPILES]):
+            if p != src and p != dst and s[S_HEIGHT + p] > 0 and pile_accepts(s, r, under, p):
+                ok = True
+                break
+    undo(s, r, t)
+    return ok
+
+
+@njit(cache=True)
+def _order_home(s, order):
+    """Are all four cards at foundation position ``order`` (counted from each base) home?"""
+    for f in range(4):
+        if s[S_FOUND + f] <= order:
+            return False
+    return True

@@ -1,0 +1,98 @@
+"""The built-in players: one spec each, with its parameters and defaults.
+
+A compiled player names its decision kernel (:mod:`sim.kernels.players`);
+this module loads none of them, so ``castle players`` lists the ladder
+without compiling anything. Adding a compiled player: its decision in
+:mod:`sim.kernels.players` (a kind and a line in ``decide``), its weights
+in :data:`sim.players.compiled.SLOTS` if it has new ones, and a spec here.
+"""
+
+from __future__ import annotations
+
+from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
+from .registry import Param, PlayerSpec
+
+#: the evaluation's weights (:func:`sim.kernels.evaluate.evaluate`), shared by every player that scores positions
+EVAL_PARAMS = (
+    Param("home", 10.0, "score per card on the foundations"),
+    Param("empty", 3.0, "score per empty tableau pile"),
+    Param("dig", 1.0, "penalty per card above each suit's next needed card"),
+    Param("block", 1.0, "penalty per card lying above a card needed before it"),
+    Param("seq", 0.5, "score per card resting on a card it could be built on"),
+    Param("mobility", 0.5, "score per legal move (up to 16); a position without one scores -1e6"),
+)
+
+
+def _check_search(params: dict) -> str | None:
+    from ..kernels.players import MAX_SEARCH_DEPTH
+
+    if not 1 <= params["depth"] <= MAX_SEARCH_DEPTH:
+        return f"depth must be 1 to {MAX_SEARCH_DEPTH}, got {params['depth']}"
+    if params["width"] < 0:
+        return f"width must be 0 (all) or more, got {params['width']}"
+    return None
+
+
+def _check_strategist(params: dict) -> str | None:
+    if params["choose_base"] not in (0, 1):
+        return f"choose_base must be 0 or 1, got {params['choose_base']}"
+    return None
+
+
+def _check_solver(params: dict) -> str | None:
+    if params["bases"] not in (0, 1):
+        return f"bases must be 0 or 1, got {params['bases']}"
+    return check_limits(params["budget_nodes"], params["budget_seconds"], params["table_size"])
+
+
+RANDOM = PlayerSpec("random", "Uniform random legal move: the floor every other player must beat.", kernel="random", salt=1)
+
+def _searching(name: str, summary: str, depth: int, depth_help: str, salt: int) -> PlayerSpec:
+    """Greedy and lookahead: the same kernel and parameters, different default depths and streams."""
+    return PlayerSpec(
+        name,
+        summary,
+        EVAL_PARAMS + (
+            Param("depth", depth, depth_help),
+            Param("width", 0, "children searched per position, best first (0: all)"),
+        ),
+        kernel="greedy",
+        salt=salt,
+        check=_check_search,
+    )
+
+
+GREEDY = _searching("greedy", "A foundation move whenever one exists, else the best-scoring move to an unseen position.",
+                    1, "moves searched ahead (1: one move; more: as lookahead)", 2)
+LOOKAHEAD = _searching("lookahead", "Greedy's score searched several moves ahead (depth; width: only the best children).",
+                       3, "moves searched ahead", 3)
+
+STRATEGIST = PlayerSpec(
+    "strategist",
+    "The rule sheet's human advice: chosen base, even banking, the wrap, empty piles kept.",
+    EVAL_PARAMS + (
+        Param("balance", 1.0, "penalty per card the leading suit is ahead of the last"),
+        Param("wrap", 2.0, "bonus for putting a King on an Ace (games whose tableau wraps)"),
+        Param("keep_empty", 2.0, "cost of filling an empty pile with anything but a King without uncovering a card that can then move"),
+        Param("choose_base", 1, "1: choose the base rank from the whole board (sum of depths of its four cards)"),
+    ),
+    kernel="strategist",
+    salt=4,
+    check=_check_strategist,
+)
+
+SOLVER = PlayerSpec(
+    "solver",
+    "The exact solver: won (with a replayed solution), lost (proved) or unknown (budget spent).",
+    (
+        Param("budget_nodes", DEFAULT_BUDGET_NODES, "nodes searched at most per deal"),
+        Param("budget_seconds", DEFAULT_BUDGET_SECONDS, "CPU seconds at most per deal"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each; all bases together)"),
+        Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)"),
+    ),
+    play_deal="sim.solver.player:play_deal",
+    extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16")),
+    check=_check_solver,
+)
+
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, SOLVER)

@@ -1,0 +1,64 @@
+"""The play loop, from Python: any player object, one move at a time.
+
+Each position goes through the compiled loop's own step
+(:func:`sim.kernels.play.observe`), which records it and says whether the
+game is over, so a Python player's game ends, and is recorded, exactly as
+a compiled player's game inside a chunk.
+"""
+
+from __future__ import annotations
+
+from ..core.deals import DEFAULT_SEED
+from ..core.game import Game, State
+from ..core.moves import Move
+from ..core.outcome import GAVE_UP, RESULTS, Result
+from ..kernels import play as P
+from .record import GameRecord
+from .registry import DEFAULT_MAX_MOVES, Player, PlayerChoice, choose_player, parse_player, resolve
+
+
+def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
+    """Let ``player`` play ``state`` until won, stuck, given up or ``max_moves``; the state is left at the end."""
+    table, used, meta, row, acts, scratch = P.record_buffers(max_moves)
+    moves: list[Move] = []
+    while P.observe(state.array, state.rules_array, table, used, meta, row, acts, scratch, max_moves) >= 0:
+        move = player.choose(state)
+        if move is None:
+            row[P.C_RESULT] = GAVE_UP
+            break
+        state.push(move)
+        moves.append(move)
+        row[P.C_MOVES] += 1
+    return record_of(row, moves)
+
+
+def record_of(row, moves: list[Move]) -> GameRecord:
+    """The :class:`GameRecord` of a kernel's record row."""
+    base = int(row[P.C_BASE])
+    return GameRecord(Result(RESULTS[row[P.C_RESULT]]), moves, int(row[P.C_HOME]), None if base < 0 else base,
+                      int(row[P.C_MAX_EMPTY]), int(row[P.C_POSITIONS]))
+
+
+class Scripted:
+    """A player that plays a given list of moves, then gives up: how a known line (a solver's win) is replayed."""
+
+    def __init__(self, moves: list[Move]):
+        self._moves = iter(moves)
+
+    def choose(self, state: State) -> Move | None:
+        return next(self._moves, None)
+
+
+def play_choice(choice: PlayerChoice, state: State, seed: int = DEFAULT_SEED, deal: int = 0) -> GameRecord:
+    """Play ``state`` with a configured player: its own ``play_deal`` if it has one, else the loop."""
+    if choice.spec.play_deal is not None:
+        return resolve(choice.spec.play_deal)(state, seed=seed, deal=deal, **choice.params)
+    return play(state, choice.make(seed, deal), choice.max_moves)
+
+
+def play_deal(game: Game, player: str, deal: int, seed: int = DEFAULT_SEED, max_moves: int | None = None) -> GameRecord:
+    """Deal ``deal`` of ``seed`` and let the named player (``name[:k=v,...]``) play it."""
+    choice = parse_player(player)
+    if max_moves is not None:
+        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+    return play_choice(choice, game.deal(deal, seed), seed, deal)

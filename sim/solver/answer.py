@@ -1,0 +1,142 @@
+"""Is this deal winnable? :func:`solve` answers, and proves a win by replaying it.
+
+``won`` comes with the moves, ``lost`` is proved (no move sequence wins),
+``unknown`` means a budget ran out. The search is the compiled depth-first
+search of :mod:`sim.kernels.search`, scheduled in rounds by :mod:`.rounds`;
+a win is shortened (:mod:`.shorten`) and replayed move by move in both
+engines before it is reported.
+
+Selective Castle is solved as its 13 fixed-base problems (a position before
+any foundation move is the same in all of them; base ``b`` means the first
+card founded has rank ``b``), tried shallowest base cards first in the same
+rounds: one winning base settles the deal, and "lost" needs all thirteen
+proved lost. A single search whose first foundation move picks the base
+gets lost in the subtree of whichever base it tries first
+(``shared/ANCHORS.md``).
+
+>>> from sim.core.game import Game
+>>> result = solve(Game("beleaguered-castle"), Game("beleaguered-castle").deal(3))
+>>> result.result in ("won", "lost")
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import reference
+from ..core.board import Position
+from ..core.cards import RANKS
+from ..core.deals import DEFAULT_SEED
+from ..core.game import Game, State
+from ..core.moves import Move
+from ..core.outcome import Result
+from ..core.rules import FoundationBase
+from ..kernels import layout as L
+from ..kernels import search as K
+from .limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
+from .rounds import clock, solve_rounds
+from .shorten import shorten_line
+
+
+class ReplayError(AssertionError):
+    """A win the solver reported did not replay to 52 cards home: a solver or engine bug."""
+
+
+@dataclass
+class SolveResult:
+    """The verdict, the winning moves (empty unless won), effort spent, and per-base verdicts."""
+
+    result: Result
+    moves: list[Move] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0  #: CPU seconds the search took (shortening and replaying the win not counted)
+    bases: dict[int, Result] | None = None
+
+    def to_dict(self) -> dict:
+        d = {"result": str(self.result), "moves": [str(m) for m in self.moves], "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+        if self.bases is not None:
+            d["bases"] = {RANKS[b]: str(v) for b, v in sorted(self.bases.items())}
+        return d
+
+
+def base_to_choose(rules, s: np.ndarray) -> bool:
+    """Is the shared base of this position still to be chosen (so :func:`solve` splits it by base)?"""
+    return rules.foundation_base == FoundationBase.FIRST_CARD_SHARED and s[L.S_BASE] < 0 and int(L.cards_home(s)) == 0
+
+
+def _fixed_base_problems(game: Game, s: np.ndarray) -> dict:
+    """The problems of one position: itself, or one per base rank (shallowest base cards first) while the base is to choose."""
+    if not base_to_choose(game.rules, s):
+        return {None: s}
+    depth = np.zeros(13, np.int64)
+    K.base_card_depths(s, game.rules_array, depth)
+    problems = {}
+    for b in sorted(range(13), key=lambda b: (int(depth[b]), b)):
+        problems[b] = s.copy()
+        problems[b][L.S_BASE : L.S_BASE + 4] = b
+    return problems
+
+
+def solve(
+    game: Game | str,
+    state_or_position: State | Position,
+    budget_nodes: int = DEFAULT_BUDGET_NODES,
+    budget_seconds: float = DEFAULT_BUDGET_SECONDS,
+    table_size: int = DEFAULT_TABLE_SIZE,
+    prune: int = K.PRUNE_DEFAULT,
+    bases: bool = False,
+    shorten: bool = True,
+) -> SolveResult:
+    """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
+
+    ``budget_nodes`` and ``budget_seconds`` (CPU seconds) bound the whole call (all bases
+    together); ``table_size`` bounds the transposition tables' slots (a
+    power of two, 16 bytes each: key and component mark; with several
+    problems, all their tables together); ``prune`` the bits of
+    :mod:`sim.kernels.search`' pruning switches. ``bases=True`` (games whose
+    base is chosen) solves every base rank and reports each verdict.
+    ``shorten`` passes a win through :func:`~.shorten.shorten_line` (the depth-first
+    line is often thousands of moves long).
+    """
+    game = Game(game) if isinstance(game, str) else game
+    state = state_or_position if isinstance(state_or_position, State) else State.from_position(game.rules, state_or_position)
+    s = state.array.copy()
+    problem = check_limits(budget_nodes, budget_seconds, table_size)
+    if problem:
+        raise ValueError(problem)
+    if bases and not base_to_choose(game.rules, s):
+        raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
+    start = clock()
+    result, moves, nodes, verdicts = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,
+                                                  start + budget_seconds, table_size, prune, bases)
+    seconds = clock() - start
+    if result is Result.WON:
+        if shorten:
+            moves = shorten_line(game, s, moves)
+        confirm(game, s, moves)
+    return SolveResult(result, moves, nodes, seconds, verdicts)
+
+
+def confirm(game: Game, s: np.ndarray, moves: list[Move]) -> None:
+    """Replay a win in the compiled engine and in the reference engine; raise :class:`ReplayError` on any mismatch."""
+    state = State(game.rules, s.copy())
+    pos = state.position()
+    for i, m in enumerate(moves):
+        try:
+            state.push(m)
+            pos = reference.play(game.rules, pos, m)
+        except ValueError as e:
+            raise ReplayError(f"move {i + 1} ({m}) of the solver's win does not replay: {e}") from None
+        if pos.key() != state.position().key():
+            raise ReplayError(f"engines disagree after move {i + 1} ({m})")
+    if not (state.is_won() and reference.is_won(pos)):
+        raise ReplayError(f"the solver's win ends with {state.cards_home}/52 cards home")
+
+
+def solve_deal(game: Game | str, seed: int = DEFAULT_SEED, deal: int | str = 0, **params) -> SolveResult:
+    """Solve deal ``deal`` of seed ``seed``."""
+    game = Game(game) if isinstance(game, str) else game
+    return solve(game, game.deal(deal, seed), **params)

@@ -1,0 +1,32 @@
+"""The exact solver as the runner's player ``solver``: its verdict, and on a win its line replayed through the play loop.
+
+Extra columns: ``nodes`` searched; with ``bases=1`` (games whose shared base
+is chosen) ``bases_won`` / ``bases_unknown``, 13-bit masks of the base ranks
+that win / stayed unresolved.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.game import Game, State
+from ..core.outcome import Result
+from ..players.loop import Scripted, play
+from ..players.record import GameRecord
+from .answer import base_to_choose, solve
+
+
+def play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float,
+              table_size: int, bases: int, max_moves: int) -> GameRecord:
+    """Solve ``state``; the record of the solution replayed (positions, empty piles, base), with the verdict as result."""
+    per_base = bool(bases) and base_to_choose(state.rules, state.array)
+    res = solve(Game(state.rules), state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                table_size=table_size, bases=per_base)
+    extra: dict[str, Any] = {"nodes": int(res.nodes)}
+    if res.bases is not None:
+        extra["bases_won"] = sum(1 << b for b, r in res.bases.items() if r is Result.WON)
+        extra["bases_unknown"] = sum(1 << b for b, r in res.bases.items() if r is Result.UNKNOWN)
+    record = play(state, Scripted(res.moves), max_moves=len(res.moves))
+    record.result = res.result
+    record.extra = extra
+    return record

@@ -1,0 +1,252 @@
+"""Search in rounds: the solver's schedule over the compiled depth-first search.
+
+Every problem is searched in rounds whose node budgets grow (x1.25 a round),
+each round a restart from the root in a different move order: search effort
+on winnable deals is heavy-tailed in the move order, so many short searches
+find most wins sooner than one long one. A restart keeps the table's proved
+losses (the search closes strongly connected components as it goes, and a
+component closed without a win is lost), so a proof of loss costs about one
+exhaustive search however many rounds it spans. Several problems (the 13
+bases of Selective Castle) share one memory bound (:class:`Slots`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..core.moves import Move
+from ..core.outcome import LOST, WON, Result
+from ..kernels import layout as L
+from ..kernels import search as K
+
+FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
+MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
+LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
+SLICE_NODES = 200_000  #: nodes between clock checks
+FIRST_ROUND_NODES = 20_000  #: per-problem budget of the first round
+ROUND_GROWTH = 1.25  #: the budget grows this much a round (restarts are cheap: proved losses are kept)
+
+#: The solver's clock: CPU seconds of this process. A budget in seconds then
+#: means the same search effort on an idle machine and on one running more
+#: solvers than it has cores (a batch study, a busy cluster node).
+clock = time.process_time
+
+
+class Slots:
+    """The table slots one solve call may hold: ``table_size`` bounds all its searches together.
+
+    Selective Castle keeps a table per open base (up to 13); without a
+    common bound its memory would be thirteen tables' worth, not the one
+    the caller asked for. A search whose table cannot grow because the
+    others hold the rest is *starved*: it waits for a settled problem to
+    give its slots back.
+    """
+
+    FIRST = 1 << 16  #: a search's first table (it doubles as it fills)
+    SMALLEST = 64
+
+    def __init__(self, limit: int, n_searches: int):
+        self.limit = limit
+        self.used = 0
+        # each search's first table: small enough that all of them fit in the limit together
+        self.first = max(min(self.FIRST, 1 << ((limit // max(n_searches, 1)).bit_length() - 1)), self.SMALLEST)
+
+    def take(self, n: int) -> bool:
+        """Hand out ``n`` more slots if the limit allows."""
+        if self.used + n > self.limit:
+            return False
+        self.used += n
+        return True
+
+    def give_back(self, n: int) -> None:
+        self.used -= n
+
+
+class Search:
+    """One resumable search: the kernel's arrays and its context."""
+
+    def __init__(self, r: np.ndarray, s: np.ndarray, slots: Slots, prune: int, order: int = 0):
+        self.r = r
+        self.start = s.copy()
+        self.s = s.copy()
+        self.slots = slots
+        slots.take(slots.first)  # always granted: the first tables of all searches fit together
+        self.table = np.zeros((slots.first, 2), np.uint64)
+        self.starved = False
+        self.comp = np.zeros((FIRST_DEPTH, 3), np.int64)
+        self.scc = np.zeros(FIRST_DEPTH, np.int64)
+        self.ph = np.zeros(K.PH_SIZE, np.uint64)
+        self.kids = np.empty(FIRST_DEPTH * 8, np.int16)
+        self.kid_off = np.zeros(FIRST_DEPTH, np.int32)
+        self.kid_n = np.zeros(FIRST_DEPTH, np.int16)
+        self.kid_i = np.zeros(FIRST_DEPTH, np.int16)
+        self.tokens = np.zeros(FIRST_DEPTH, np.int32)
+        self.ctx = np.zeros(K.CTX_SIZE, np.int64)
+        self.ctx[K.C_ORDER] = order
+        self.ctx[K.C_STATUS] = K.RUNNING
+        self.prune = prune
+
+    def restart(self, order: int) -> None:
+        """Search again from the start in move order ``order``, keeping the table's proved losses.
+
+        Positions an earlier round left open are searched again; only with
+        the path-dependent same-card rule, which proves nothing, does the
+        table start empty.
+        """
+        self.s = self.start.copy()
+        stored, next_round = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1
+        if self.prune & K.PRUNE_SAME_CARD:
+            self.table[:] = 0
+            stored = 0
+        self.ctx[:] = 0
+        self.ctx[K.C_STATUS] = K.RUNNING
+        self.ctx[K.C_ROUND] = next_round
+        self.ctx[K.C_ORDER] = order
+        self.ctx[K.C_STORED] = stored
+
+    @property
+    def nodes(self) -> int:
+        return int(self.ctx[K.C_NODES])
+
+    @property
+    def status(self) -> int:
+        return int(self.ctx[K.C_STATUS])
+
+    def run(self, pause_at: int) -> int:
+        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow.
+
+        ``starved`` tells whether a full table could not grow because other
+        searches of the call hold the slots (not because of the limit itself).
+        """
+        self.starved = False
+        while True:
+            status = int(
+                K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n,
+                         self.kid_i, self.tokens, self.comp, self.scc, self.ctx, pause_at,
+                         int(self.table.shape[0] * LOAD_LIMIT), self.prune)
+            )
+            size = self.table.shape[0]
+            if status == K.TABLE_FULL and 2 * size <= self.slots.limit:
+                if not self.slots.take(size):
+                    self.starved = True
+                    return status
+                bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
+                K.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
+                self.table = bigger
+            elif status == K.TOO_DEEP and self.tokens.shape[0] < MAX_DEPTH:
+                self._grow_stack()
+            elif status == K.SCC_FULL:
+                scc = np.zeros(2 * self.scc.shape[0], np.int64)
+                scc[: self.scc.shape[0]] = self.scc
+                self.scc = scc
+            else:
+                return status
+            self.ctx[K.C_STATUS] = K.PAUSED
+
+    def _grow_stack(self) -> None:
+        """Double the path arrays (depth-first paths can run to millions of moves)."""
+        d = self.tokens.shape[0]
+        for name in ("kid_off", "kid_n", "kid_i", "tokens", "comp"):
+            old = getattr(self, name)
+            new = np.zeros((2 * d,) + old.shape[1:], old.dtype)
+            new[:d] = old
+            setattr(self, name, new)
+        if self.kids.shape[0] < 8 * 2 * d:
+            kids = np.empty(max(2 * self.kids.shape[0], 16 * d), np.int16)
+            kids[: self.kids.shape[0]] = self.kids
+            self.kids = kids
+
+    def moves(self) -> list[Move]:
+        """The path from the start: a win, once the status says so."""
+        return [Move.from_action(int(L.token_action(t))) for t in self.tokens[: self.ctx[K.C_DEPTH]]]
+
+    def free(self) -> None:
+        """Give the table's slots back to the call's other searches."""
+        self.slots.give_back(self.table.shape[0])
+        self.table = np.zeros((0, 2), np.uint64)
+
+
+def run_until(search: Search, node_limit: int, deadline: float) -> Result | None:
+    """Resume ``search`` in slices until a verdict, ``node_limit`` nodes or ``deadline``; None if unresolved."""
+    while True:
+        pause = min(node_limit, search.nodes + SLICE_NODES)
+        status = search.run(pause)
+        if status == WON:
+            return Result.WON
+        if status == LOST:
+            return Result.LOST
+        if status != K.PAUSED or search.nodes >= node_limit or clock() >= deadline:
+            return None
+
+
+def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, deadline: float, table_size: int,
+                 prune: int, every_problem: bool) -> tuple[Result, list[Move], int, dict | None]:
+    """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
+
+    ``problems`` maps a key (a base rank, or None) to a start state; any won
+    problem settles the deal (unless ``every_problem`` asks for each one's
+    verdict), "lost" needs every problem lost. Each round of a problem
+    starts with the positions earlier rounds proved lost (closed components,
+    see ``pruning.md``). When one problem is left and the round after this
+    one could not finish in the time left, this round is the last and gets
+    all the budget that is left: a loss that needs the whole budget can
+    still be proved, instead of the budget running out at the start of a
+    round too big to finish. The problems' tables share ``table_size`` slots
+    (:class:`Slots`); a problem starved of slots waits, open, for a settled
+    one to free its table. Returns the verdict, the winning moves, the nodes
+    searched and, with ``every_problem``, each problem's verdict.
+    """
+    verdicts: dict = {}  # settled problems (unknown too, when a table or path limit means it never will be)
+    searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
+    slots = Slots(table_size, len(problems))
+    spent = 0
+    moves: list[Move] = []
+    per_problem = FIRST_ROUND_NODES
+    round_no = 0
+    rate = 0.0
+    while True:
+        open_keys = [key for key in problems if key not in verdicts]
+        if not open_keys:
+            break
+        all_starved = True
+        for key in open_keys:
+            left = budget_nodes - spent
+            now = clock()
+            if left <= 0 or now >= deadline:
+                break
+            limit = min(per_problem, left)
+            if len(open_keys) == 1 and rate > 0 and limit * (1 + ROUND_GROWTH) > min(left, rate * (deadline - now)):
+                limit = left  # the last round: all that is left
+            search = searches.get(key)
+            if search is None:
+                search = searches[key] = Search(rules_array, problems[key], slots, prune, order=round_no)
+            else:
+                search.restart(round_no)
+            verdict = run_until(search, limit, deadline)
+            spent += search.nodes
+            if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
+                rate = search.nodes / max(clock() - now, 1e-9)
+            all_starved = all_starved and search.starved
+            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP) and not search.starved:
+                verdict = Result.UNKNOWN  # cannot be settled with the table or path allowed: do not retry
+            if verdict is not None:
+                verdicts[key] = verdict
+                searches.pop(key).free()  # settled (or never will be): its slots go to the others
+            if verdict is Result.WON and not moves:
+                moves = search.moves()
+                if not every_problem:
+                    return Result.WON, moves, spent, None
+        if budget_nodes - spent <= 0 or clock() >= deadline or all_starved:
+            break  # all_starved: every open problem waits for slots another one holds
+        per_problem = int(per_problem * ROUND_GROWTH)
+        round_no += 1
+    final = {key: verdicts.get(key, Result.UNKNOWN) for key in problems}
+    if Result.WON in final.values():
+        overall = Result.WON
+    elif all(v is Result.LOST for v in final.values()):
+        overall = Result.LOST
+    else:
+        overall = Result.UNKNOWN
+    return overall, moves if overall is Result.WON else [], spent, final if every_problem else None

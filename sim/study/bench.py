@@ -1,0 +1,63 @@
+"""Engine throughput: random playouts, compiled against reference, in one process.
+
+Both engines play uniform random legal moves from seeded deals until won,
+stuck or the move cap; moves per second counts every move played. The
+compiled side is the random player's whole games in the play loop (legal
+moves, the move, and the loop's record: the position's hash for the
+seen-positions count, the empty piles); the reference side is legal moves
+and the move only, in Python. The ratio is what compilation buys, counted
+against the compiled side.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from ..core import reference
+from ..core.deals import DEFAULT_SEED, deal_position
+from ..core.rules import GAMES, Rules
+from ..kernels import play as P
+from ..kernels.layout import rules_array
+from ..kernels.players import RANDOM
+from ..players.builtin import RANDOM as RANDOM_PLAYER
+from ..players.compiled import weights
+
+
+def compiled_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:
+    """Moves per second of the random player's whole games in the compiled play loop."""
+    r = rules_array(rules)
+    ids = np.arange(deals, dtype=np.int64)
+    out = np.zeros((deals, P.N_OUT), np.int64)
+    w = weights({})
+    P.play_chunk(r, RANDOM, w, seed, ids[:1], 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
+    start = time.perf_counter()
+    P.play_chunk(r, RANDOM, w, seed, ids, max_moves, RANDOM_PLAYER.salt, out)
+    return int(out[:, P.C_MOVES].sum()) / (time.perf_counter() - start)
+
+
+def reference_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:
+    rng = random.Random(seed)
+    positions = [deal_position(rules, d, seed) for d in range(deals)]
+    total = 0
+    start = time.perf_counter()
+    for pos in positions:
+        for _ in range(max_moves):
+            legal = reference.legal_moves(rules, pos)
+            if not legal or reference.is_won(pos):
+                break
+            pos = reference.play(rules, pos, rng.choice(legal))
+            total += 1
+    return total / (time.perf_counter() - start)
+
+
+def run_bench(deals: int = 2000, reference_deals: int = 20, max_moves: int = 1000) -> dict[str, dict[str, float]]:
+    """Moves per second of both engines on every game, keyed by game slug."""
+    out = {}
+    for rules in GAMES:
+        c = compiled_moves_per_s(rules, deals, max_moves)
+        ref = reference_moves_per_s(rules, reference_deals, max_moves)
+        out[rules.slug] = {"compiled_moves_per_s": c, "reference_moves_per_s": ref, "ratio": c / ref}
+    return out

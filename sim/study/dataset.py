@@ -1,0 +1,92 @@
+"""A result dataset on disk: the Parquet schema of its rows, its parts written atomically, its manifest.
+
+::
+
+    OUT/game=<g>/player=<p>/part-<first>-<last>.parquet   one chunk of deals, written whole or not at all
+    OUT/_manifest.json                                    the experiment, versions, commit, start and end
+
+The manifest's name starts with ``_`` so ``pandas.read_parquet(OUT)`` reads
+the parts and nothing else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..players.record import COLUMNS
+
+MANIFEST = "_manifest.json"
+
+
+def arrow_type(name: str) -> pa.DataType:
+    """The Arrow type of a :class:`~sim.players.record.Column` type name."""
+    return pa.dictionary(pa.int32(), pa.string()) if name == "dictionary" else pa.type_for_alias(name)
+
+
+def schema(extra_columns: tuple[tuple[str, str], ...] | list[tuple[str, str]] = ()) -> pa.Schema:
+    """The row schema: every column of :data:`~sim.players.record.COLUMNS`, then the players' own (name, type) columns.
+
+    Every part of a dataset carries the same schema, so readers that take the
+    schema from the first file still see the solver's ``nodes``.
+    """
+    fields = [pa.field(c.name, arrow_type(c.type)) for c in COLUMNS]
+    names = {c.name for c in COLUMNS}
+    for name, type_name in extra_columns:
+        if name not in names:
+            names.add(name)
+            fields.append(pa.field(name, arrow_type(type_name)))
+    return pa.schema(fields)
+
+
+def write_atomic(table: pa.Table, path: Path) -> None:
+    """Write ``table`` to ``path`` so that ``path`` exists only once complete."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        pq.write_table(table, tmp, compression="zstd")
+        with open(tmp, "rb") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def write_json_atomic(data: dict, path: Path) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def package_version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("castle-sim")
+    except PackageNotFoundError:
+        return None
+
+
+def git_commit() -> str | None:
+    """The commit of the code that runs (``-dirty`` if it has changes), or None outside a checkout."""
+    here = Path(__file__).resolve().parent
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if rev.returncode != 0:
+        return None
+    return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")

@@ -1,0 +1,204 @@
+"""An experiment: games x players x a deal range, from a TOML file and flags.
+
+The file names what to play; command-line flags override it field by
+field; :func:`build` validates the result into an :class:`Experiment`
+whose :meth:`~Experiment.identity` is what a results directory must match
+to be resumed (a different experiment is never mixed into it).
+
+A file looks like ``experiments/default.toml``::
+
+    name = "default"
+    seed = 0
+    deals = 2000                 # or: deal_range = "0:2000" (first:end, end excluded)
+    chunk_size = 500
+    games = ["streets-and-alleys", "beleaguered-castle", "selective-castle"]
+
+    [[players]]
+    name = "random"
+
+    [[players]]
+    name = "lookahead"
+    depth = 3                    # any other key is a player parameter
+
+``players`` may also be a list of strings like ``"lookahead:depth=3"``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.deals import DEFAULT_SEED, MAX_DEAL
+from ..core.rules import STUDY_GAMES, Rules, UnknownGameError, find_game
+from ..players.registry import PlayerChoice, UnknownPlayerError, choose_player, parse_player
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser, as a package
+    import tomli as tomllib
+
+# what is played when neither the file nor the flags say (results go to DATA_DIR / <name> unless --out says)
+DEFAULT_GAMES = tuple(g.slug for g in STUDY_GAMES)
+DEFAULT_PLAYERS = ("random", "greedy", "strategist", "lookahead")
+DEFAULT_DEALS = 1000
+DEFAULT_CHUNK_SIZE = 5000
+_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description"}
+
+
+class ExperimentError(ValueError):
+    """An experiment that cannot be run as asked: bad file, bad values, or a results directory that holds another one."""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What to play: every game with every player on deals ``first`` to ``end - 1`` of ``seed``."""
+
+    name: str
+    games: tuple[Rules, ...]
+    players: tuple[PlayerChoice, ...]
+    seed: int = DEFAULT_SEED
+    first: int = 0
+    end: int = DEFAULT_DEALS
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    description: str = ""
+
+    @property
+    def n_deals(self) -> int:
+        return self.end - self.first
+
+    def identity(self, engine_version: int) -> dict[str, Any]:
+        """Everything that decides the rows: a directory holding another identity is not resumed into."""
+        return {
+            "games": {g.slug: g.version for g in self.games},
+            "players": {p.label: p.params for p in self.players},
+            "seed": self.seed,
+            "deal_range": [self.first, self.end],
+            "chunk_size": self.chunk_size,
+            "engine_version": engine_version,
+        }
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The experiment file's table, or one clear :class:`ExperimentError`."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ExperimentError(f"no experiment file {str(p)!r}") from None
+    except IsADirectoryError:
+        raise ExperimentError(f"{str(p)!r} is a directory, not an experiment file") from None
+    except OSError as e:
+        raise ExperimentError(f"cannot read {str(p)!r}: {e.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ExperimentError(f"{str(p)!r} is not valid TOML: {e}") from None
+    data.setdefault("name", p.stem)
+    return data
+
+
+def parse_deal_range(text: str) -> tuple[int, int]:
+    """``"A:B"`` (deals A to B-1) as a pair, checked."""
+    a, sep, b = str(text).partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        pair = (int(a), int(b))
+    except ValueError:
+        raise ExperimentError(f"bad deal range {text!r}: expected FIRST:END, e.g. 0:1000") from None
+    return _check_range(*pair)
+
+
+def _check_range(first: int, end: int) -> tuple[int, int]:
+    if first < 0 or end > MAX_DEAL:
+        raise ExperimentError(f"deal range {first}:{end} is outside 0 to 2**63-1")
+    if end <= first:
+        raise ExperimentError(f"deal range {first}:{end} holds no deals (END must exceed FIRST)")
+    return first, end
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ExperimentError(f"{what} must be an integer, got {value!r}")
+    return value
+
+
+def _player(entry: Any) -> PlayerChoice:
+    if isinstance(entry, str):
+        return parse_player(entry)
+    if isinstance(entry, dict) and isinstance(entry.get("name"), str):
+        params = {k: v for k, v in entry.items() if k != "name"}
+        if isinstance(params.get("params"), dict):  # [players.params] sub-table
+            params = {**{k: v for k, v in params.items() if k != "params"}, **params["params"]}
+        return choose_player(entry["name"], params)
+    raise ExperimentError(f"a player must be a name or a table with a name, got {entry!r}")
+
+
+def build(
+    data: dict[str, Any] | None = None,
+    *,
+    games: list[str] | None = None,
+    players: list[str] | None = None,
+    deals: int | None = None,
+    deal_range: str | None = None,
+    seed: int | None = None,
+    chunk_size: int | None = None,
+    name: str | None = None,
+) -> Experiment:
+    """The experiment of file table ``data`` (may be empty) with the given flags overriding it."""
+    data = dict(data or {})
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise ExperimentError(f"unknown experiment field(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_KEYS))})")
+    try:
+        game_names = games or data.get("games") or list(DEFAULT_GAMES)
+        if isinstance(game_names, str) or not isinstance(game_names, list):
+            raise ExperimentError(f"games must be a list of names, got {game_names!r}")
+        rules = tuple(dict.fromkeys(find_game(str(g)) for g in game_names))
+        if players:
+            choices = [parse_player(p) for p in players]
+        else:
+            entries = data.get("players", list(DEFAULT_PLAYERS))
+            if not isinstance(entries, list) or not entries:
+                raise ExperimentError("players must be a non-empty list")
+            choices = [_player(e) for e in entries]
+    except (UnknownGameError, UnknownPlayerError) as e:
+        raise ExperimentError(str(e)) from None
+    labels = [c.label for c in choices]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise ExperimentError(f"player listed twice: {', '.join(dupes)}")
+
+    if deals is not None and deal_range is not None:
+        raise ExperimentError("give --deals or --deal-range, not both")
+    if deals is not None:
+        first, end = 0, _count(deals, "--deals")
+    elif deal_range is not None:
+        first, end = parse_deal_range(deal_range)
+    elif "deals" in data and "deal_range" in data:
+        raise ExperimentError("the experiment file gives both deals and deal_range")
+    elif "deals" in data:
+        first, end = 0, _count(_int(data["deals"], "deals"), "deals")
+    elif "deal_range" in data:
+        dr = data["deal_range"]
+        if isinstance(dr, list) and len(dr) == 2:
+            first, end = _check_range(_int(dr[0], "deal_range"), _int(dr[1], "deal_range"))
+        else:
+            first, end = parse_deal_range(dr)
+    else:
+        first, end = 0, DEFAULT_DEALS
+
+    seed = _int(seed if seed is not None else data.get("seed", DEFAULT_SEED), "seed")
+    if not 0 <= seed <= MAX_DEAL:
+        raise ExperimentError(f"seed {seed} is outside 0 to 2**63-1")
+    chunk = _count(_int(chunk_size if chunk_size is not None else data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size"), "chunk size")
+    name = name or data.get("name") or "adhoc"
+    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
+        raise ExperimentError(f"bad experiment name {name!r}")
+    return Experiment(name, rules, tuple(choices), seed, first, end, chunk, str(data.get("description", "")))
+
+
+def _count(n: int, what: str) -> int:
+    if n <= 0:
+        raise ExperimentError(f"{what} must be positive, got {n}")
+    return n
