@@ -40,7 +40,8 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                 "won": won, "moves": rng.integers(40, 300, deals), "cards_home": np.where(won, 52, rng.integers(0, 40, deals)),
                 "base_rank": rng.integers(0, 13, deals) if game == "selective-castle" else [None] * deals,
                 "max_empty_piles": rng.integers(0, 4, deals), "positions": rng.integers(40, 900, deals),
-                "elapsed_us": rng.integers(10, 1000, deals), "rules_version": np.ones(deals), "engine_version": np.ones(deals),
+                "elapsed_us": rng.integers(10, 1000, deals), "cpu_us": rng.integers(10, 1000, deals),
+                "dialect": ["sheet"] * deals, "rules_version": np.ones(deals), "engine_version": np.ones(deals),
                 "player_version": np.ones(deals),
             }
             if player == "solver":

@@ -33,7 +33,7 @@ def rows(out: Path) -> pd.DataFrame:
     df = pd.read_parquet(out)
     df["game"] = df["game"].astype(str)
     df["player"] = df["player"].astype(str)
-    return df.drop(columns="elapsed_us").sort_values(["game", "player", "deal"]).reset_index(drop=True)
+    return df.drop(columns=["elapsed_us", "cpu_us"]).sort_values(["game", "player", "deal"]).reset_index(drop=True)
 
 
 def files(out: Path) -> dict[str, bytes]:
@@ -106,7 +106,7 @@ def test_resume_after_kill_9_completes_every_deal_exactly_once(tmp_path):
     (next(out.rglob("player=random")) / ".part-0-19.parquet.99999.tmp").write_bytes(b"half a file")
     again = subprocess.run(cmd, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    assert f"{done} of 60 chunks already there" in again.stdout
+    assert f"{done * 20:,} of 1,200 already there" in again.stdout
     df = pd.read_parquet(out)
     assert len(df) == 1200 and not df.duplicated(["player", "deal"]).any()
     assert not list(out.rglob("*.tmp"))
@@ -119,13 +119,52 @@ def test_a_different_experiment_is_refused_and_nothing_is_touched(tmp_path):
     out = tmp_path / "run"
     run(small(deals=10), out, jobs=1)
     before = files(out)
-    for other in (small(deals=12), small(deals=10, players=["greedy"]), small(deals=10, seed=5), small(deals=10, chunk_size=5)):
-        with pytest.raises(ExperimentError, match="different experiment"):
-            run(other, out, jobs=1)
+    with pytest.raises(ExperimentError, match="different experiment.*seed"):
+        run(small(deals=10, seed=5), out, jobs=1)
+    import json
+
+    manifest = json.loads((out / MANIFEST).read_text())
+    for section, key, value in (("engine_version", None, 0), ("players", "greedy", {"home": 1}), ("games", "selective-castle", 0)):
+        edited = json.loads(json.dumps(manifest))
+        if key is None:
+            edited["experiment"][section] = value
+        else:
+            edited["experiment"][section][key] = value
+        (out / MANIFEST).write_text(json.dumps(edited))
+        with pytest.raises(ExperimentError, match=f"different experiment.*{section}"):
+            run(small(deals=10), out, jobs=1)
+    (out / MANIFEST).write_text(before[MANIFEST].decode())
     assert files(out) == before
     # the same experiment again is a no-op resume
     summary = run(small(deals=10), out, jobs=1)
-    assert summary.deals_played == 0 and summary.chunks_skipped == summary.chunks
+    assert summary.deals_played == 0 and summary.deals_already == summary.deals_total
+
+
+def test_an_experiment_grows_by_deals_players_and_games_without_playing_a_deal_twice(tmp_path, reference):
+    """More deals (with a partial last chunk before), another player, another chunk size: only the new games
+    are played, and the rows are those of one fresh run."""
+    out = tmp_path / "run"
+    run(small(deals=22, players=PLAYERS[:2], games=GAMES[:1]), out, jobs=1)
+    grown = run(small(deals=40, chunk_size=7), out, jobs=2)
+    assert grown.deals_already == 22 * 2 and grown.deals_played == 40 * 3 * 2 - 22 * 2
+    pd.testing.assert_frame_equal(rows(out), reference)
+    import json
+
+    held = json.loads((out / MANIFEST).read_text())["experiment"]
+    assert held["deal_range"] == [0, 40] and set(held["players"]) == set(PLAYERS) and set(held["games"]) == set(GAMES)
+
+
+def test_a_damaged_part_is_played_again_and_said(tmp_path, reference):
+    out = tmp_path / "run"
+    run(small(), out, jobs=1)
+    part = out / "game=streets-and-alleys" / "player=greedy" / "part-15-29.parquet"
+    part.write_bytes(part.read_bytes()[:300])  # truncated, as a full disk or a crash in a copy leaves it
+    p = subprocess.run(CASTLE + ["run", "--game", "sa", "--game", "sc", "--player", PLAYERS[0], "--player", PLAYERS[1],
+                                 "--player", PLAYERS[2], "--deals", "40", "--chunk-size", "15", "--out", str(out)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "part-15-29.parquet was damaged" in p.stderr and "15 games played" in p.stdout
+    pd.testing.assert_frame_equal(rows(out), reference)
 
 
 def test_a_foreign_directory_is_refused(tmp_path):
@@ -219,6 +258,6 @@ def test_bad_files_and_unwritable_output(tmp_path):
     ok = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "4", "--out", str(out)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     before = files(out)
-    p = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "random", "--deals", "4", "--out", str(out)], capture_output=True, text=True)
+    p = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "4", "--seed", "3", "--out", str(out)], capture_output=True, text=True)
     assert p.returncode == 2 and "different experiment" in p.stderr and p.stderr.count("\n") == 1
     assert files(out) == before

@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
 
 
 def run_cmd(
-    experiment: Optional[Path] = typer.Argument(None, help="experiment file (TOML); flags override its fields", show_default=False),
+    experiments: Optional[List[Path]] = typer.Argument(None, help="experiment files (TOML), run one after the other; flags override their fields", show_default=False),
     game: Optional[List[str]] = typer.Option(None, "--game", help="a game to play (repeatable)", show_default=False),
     player: Optional[List[str]] = typer.Option(None, "--player", help="a player, e.g. lookahead:depth=3 (repeatable)", show_default=False),
     deals: Optional[int] = typer.Option(None, help="play deals 0 to N-1", show_default=False),
@@ -25,7 +25,7 @@ def run_cmd(
     seed: Optional[int] = typer.Option(None, help="seed of the deals and the players' draws", show_default=False),
     chunk_size: Optional[int] = typer.Option(None, help="deals per task and per Parquet file", show_default=False),
     jobs: int = typer.Option(1, help="worker processes (loky) or local Dask workers"),
-    out: Optional[Path] = typer.Option(None, help="results directory [default: data/<experiment name>]", show_default=False),
+    out: Optional[Path] = typer.Option(None, help="results directory [default: the file's out, else data/<experiment name>, relative to here]", show_default=False),
     backend: str = typer.Option("loky", help="loky (this machine) or dask"),
     scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)", show_default=False),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
@@ -35,14 +35,24 @@ def run_cmd(
     from ..study.paths import DATA_DIR
     from ..study.runner import run
 
+    if out is not None and experiments and len(experiments) > 1:
+        raise UserError("--out names one results folder: give one experiment file with it")
     try:
-        data = read_toml(experiment) if experiment is not None else {}
-        exp = build(data, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size)
-        target = out if out is not None else DATA_DIR / exp.name
-        summary = run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+        built = [build(read_toml(f), games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
+                       from_file=True) for f in experiments] if experiments else [
+            build({}, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size)]
+        for exp in built:
+            target = out or (Path(exp.out) if exp.out else DATA_DIR / exp.name)
+            summary = run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
+            _say(summary)
     except ExperimentError as e:
         raise UserError(str(e)) from None
-    skipped = f", {summary.chunks_skipped} of {summary.chunks} chunks already there" if summary.chunks_skipped else ""
+
+
+def _say(summary) -> None:
+    for path in summary.replaced:
+        typer.echo(f"castle run: {path} was damaged (it did not read back whole): played again", err=True)
+    skipped = f", {summary.deals_already:,} of {summary.deals_total:,} already there" if summary.deals_already else ""
     typer.echo(
         f"{summary.deals_played:,} games played in {summary.seconds:.1f} s ({summary.deals_per_s:,.0f}/s){skipped}; results in {summary.out}"
     )

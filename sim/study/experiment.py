@@ -20,7 +20,8 @@ A file looks like ``experiments/default.toml``::
     name = "lookahead"
     depth = 3                    # any other key is a player parameter
 
-``players`` may also be a list of strings like ``"lookahead:depth=3"``.
+``players`` may also be a list of strings like ``"lookahead:depth=3"``; ``out``
+names the results folder (default ``data/<name>``).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ DEFAULT_GAMES = tuple(g.slug for g in STUDY_GAMES)
 DEFAULT_PLAYERS = ("random", "greedy", "strategist", "lookahead")
 DEFAULT_DEALS = 1000
 DEFAULT_CHUNK_SIZE = 5000
-_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description"}
+_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out"}
 
 
 class ExperimentError(ValueError):
@@ -62,6 +63,7 @@ class Experiment:
     end: int = DEFAULT_DEALS
     chunk_size: int = DEFAULT_CHUNK_SIZE
     description: str = ""
+    out: str | None = None  #: the results folder the file names (relative to where the command runs), if any
 
     @property
     def n_deals(self) -> int:
@@ -72,6 +74,7 @@ class Experiment:
         return {
             "games": {g.slug: g.version for g in self.games},
             "players": {p.label: p.params for p in self.players},
+            "player_versions": {p.label: p.spec.version for p in self.players},
             "seed": self.seed,
             "deal_range": [self.first, self.end],
             "chunk_size": self.chunk_size,
@@ -144,12 +147,27 @@ def build(
     seed: int | None = None,
     chunk_size: int | None = None,
     name: str | None = None,
+    from_file: bool = False,
 ) -> Experiment:
-    """The experiment of file table ``data`` (may be empty) with the given flags overriding it."""
+    """The experiment of table ``data`` with the given flags overriding it.
+
+    An experiment file (``from_file``) must say what it plays: its games, its
+    players and its deals, unless the flags do; only flags alone fall back to
+    the defaults, and an empty list is never a default.
+    """
     data = dict(data or {})
     unknown = set(data) - _KEYS
     if unknown:
         raise ExperimentError(f"unknown experiment field(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_KEYS))})")
+    if from_file:
+        missing = [k for k, flag in (("games", games), ("players", players)) if k not in data and not flag]
+        if "deals" not in data and "deal_range" not in data and deals is None and deal_range is None:
+            missing.append("deals (or deal_range)")
+        if missing:
+            raise ExperimentError(f"the experiment file does not say its {', '.join(missing)}")
+    for key in ("games", "players"):
+        if key in data and data[key] == []:
+            raise ExperimentError(f"{key} is an empty list")
     try:
         game_names = games or data.get("games") or list(DEFAULT_GAMES)
         if isinstance(game_names, str) or not isinstance(game_names, list):
@@ -195,7 +213,10 @@ def build(
     name = name or data.get("name") or "adhoc"
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
         raise ExperimentError(f"bad experiment name {name!r}")
-    return Experiment(name, rules, tuple(choices), seed, first, end, chunk, str(data.get("description", "")))
+    out = data.get("out")
+    if out is not None and (not isinstance(out, str) or not out.strip()):
+        raise ExperimentError(f"out must be a folder name, got {out!r}")
+    return Experiment(name, rules, tuple(choices), seed, first, end, chunk, str(data.get("description", "")), out)
 
 
 def _count(n: int, what: str) -> int:

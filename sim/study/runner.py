@@ -10,7 +10,7 @@ run killed at any moment completes with every deal exactly once.
 
 Rows depend only on (game, player, seed, deal): deals and the players'
 random streams are keyed by deal id, never by chunk or worker, so the rows
-are the same whatever ``jobs``, chunk size or backend (``elapsed_us`` aside).
+are the same whatever ``jobs``, chunk size or backend (``elapsed_us`` and ``cpu_us`` aside).
 
 With ``--backend dask`` the workers write the parts themselves, so on a
 real cluster ``OUT`` must be a filesystem every worker shares.
@@ -22,8 +22,10 @@ identity is refused, never mixed in.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import fcntl
+import re
 import json
 import os
 import sys
@@ -35,6 +37,8 @@ from urllib.parse import quote
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
+import pyarrow.parquet as pq
 
 from ..core.game import Game
 from ..core.outcome import RESULTS, WON, Result
@@ -49,6 +53,8 @@ from .dataset import MANIFEST, git_commit, now, package_version, schema, write_a
 from .experiment import Experiment, ExperimentError
 
 LOCK = "_lock"
+#: the rules dialect every row records: the rule sheet's own (other programs' dialects are not modelled yet)
+SHEET = "sheet"
 
 
 # --------------------------------------------------------------------------
@@ -75,20 +81,46 @@ class Chunk:
         return f"game={quote(self.game, safe='')}/player={quote(self.choice.label, safe='')}/part-{self.first}-{self.last}.parquet"
 
 
-def plan(exp: Experiment) -> list[Chunk]:
-    """Every chunk of the experiment, in an order that interleaves games and players.
+def plan(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]] | None = None) -> Iterator[Chunk]:
+    """The chunks still to play, lazily, in an order that interleaves games and players.
 
-    Chunk boundaries are multiples of ``chunk_size`` counted from the range's
-    start, so the same experiment always plans the same files.
+    Chunk boundaries are the multiples of ``chunk_size`` (counted from deal 0,
+    whatever the range), so a rerun or an extension plans the same files; deals
+    already ``covered`` (per game slug and player label: sorted inclusive
+    ranges on disk) are left out, so no deal is ever played twice.
     """
+    covered = covered or {}
     extra = tuple(c for p in exp.players for c in p.spec.extra_columns)
-    chunks = []
-    for first in range(exp.first, exp.end, exp.chunk_size):
-        last = min(first + exp.chunk_size, exp.end) - 1
+    start = exp.first
+    while start < exp.end:
+        stop = min((start // exp.chunk_size + 1) * exp.chunk_size, exp.end)
         for rules in exp.games:
             for choice in exp.players:
-                chunks.append(Chunk(rules.slug, choice, exp.seed, first, last, extra))
-    return chunks
+                for a, b in _gaps(start, stop - 1, covered.get((rules.slug, choice.label), ())):
+                    yield Chunk(rules.slug, choice, exp.seed, a, b, extra)
+        start = stop
+
+
+def _gaps(first: int, last: int, ranges) -> Iterator[tuple[int, int]]:
+    """The parts of ``first..last`` outside the sorted, disjoint inclusive ``ranges``."""
+    k = bisect.bisect_right(ranges, (first, float("inf"))) - 1
+    k = max(k, 0)
+    at = first
+    for a, b in ranges[k:]:
+        if a > last:
+            break
+        if b < at:
+            continue
+        if a > at:
+            yield at, a - 1
+        at = max(at, b + 1)
+    if at <= last:
+        yield at, last
+
+
+def _overlap(first: int, end: int, ranges) -> int:
+    """How many deals of ``first..end-1`` the inclusive ``ranges`` cover."""
+    return sum(max(0, min(b, end - 1) - max(a, first) + 1) for a, b in ranges)
 
 
 # --------------------------------------------------------------------------
@@ -123,15 +155,22 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
     out = np.zeros((n, P.N_OUT), np.int64)
     extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
     if choice.spec.compiled:
+        c0 = time.process_time_ns()
         P.play_chunk(rules_array(rules), kind_of(choice), weights(choice.params), seed, deals, choice.max_moves, choice.spec.salt, out)
-        elapsed = np.rint(out[:, P.C_CYCLES] / cycles_per_us()).astype(np.int64)
+        chunk_cpu_us = (time.process_time_ns() - c0) / 1000
+        cycles = out[:, P.C_CYCLES].astype(np.float64)
+        elapsed = np.rint(cycles / cycles_per_us()).astype(np.int64)
+        # the chunk's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
+        cpu = np.rint(cycles / max(cycles.sum(), 1.0) * chunk_cpu_us).astype(np.int64)
     else:
         game = Game(rules)
         elapsed = np.zeros(n, np.int64)
+        cpu = np.zeros(n, np.int64)
         for k, deal in enumerate(deals):
-            t0 = time.perf_counter_ns()
+            t0, c0 = time.perf_counter_ns(), time.process_time_ns()
             rec = play_choice(choice, game.deal(int(deal), seed), seed, int(deal))
             elapsed[k] = (time.perf_counter_ns() - t0) // 1000
+            cpu[k] = (time.process_time_ns() - c0) // 1000
             out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
                       rec.max_empty_piles, rec.positions, 0]
             for name in extra:
@@ -153,6 +192,8 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         "max_empty_piles": pa.array(out[:, P.C_MAX_EMPTY], pa.int8()),
         "positions": pa.array(out[:, P.C_POSITIONS], pa.int32()),
         "elapsed_us": pa.array(elapsed, pa.int64()),
+        "cpu_us": pa.array(cpu, pa.int64()),
+        "dialect": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([SHEET])),
         "rules_version": pa.array(np.full(n, rules.version, np.int16)),
         "engine_version": pa.array(np.full(n, ENGINE_VERSION, np.int16)),
         "player_version": pa.array(np.full(n, choice.spec.version, np.int16)),
@@ -165,14 +206,12 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
 _ROW_NAMES = {f.name for f in schema()}
 
 
-def run_chunk(chunk: Chunk, out: str) -> int:
-    """Play and write one chunk (in a worker); return its number of deals (0 if already on disk)."""
+def run_chunk(chunk: Chunk, out: str) -> tuple[int, float]:
+    """Play and write one chunk (in a worker); return its number of deals and the CPU seconds they took."""
     path = Path(out) / chunk.relpath()
-    if path.exists():
-        return 0
     table = play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra))
     write_atomic(table, path)
-    return chunk.n_deals
+    return chunk.n_deals, pa.compute.sum(table.column("cpu_us")).as_py() / 1e6
 
 
 # --------------------------------------------------------------------------
@@ -185,19 +224,39 @@ def read_manifest(out: Path) -> dict | None:
     if not path.exists():
         return None
     try:
-        return json.loads(path.read_text())
+        manifest = json.loads(path.read_text())
     except (OSError, ValueError):
-        raise ExperimentError(f"{path} is unreadable; not touching {out}") from None
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):
+        raise ExperimentError(f"{path} is unreadable; not touching {out}")
+    return manifest
 
 
-def _first_difference(a: dict, b: dict) -> str:
-    keys = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-    return ", ".join(keys)
+def _conflict(held: dict, new: dict) -> str | None:
+    """What makes ``new`` rows incompatible with the rows ``held`` describes, or None.
+
+    A dataset may grow (more deals, games, players) as long as every row it
+    holds would be played the same: same seed and engine, and each game and
+    player it already has at the same version and parameters.
+    """
+    for key in ("seed", "engine_version"):
+        if held.get(key) != new[key]:
+            return key
+    for section in ("games", "players", "player_versions"):
+        have = held.get(section) or {}
+        for name, value in new[section].items():
+            if name in have and have[name] != value:
+                return f"{section} ({name})"
+    return None
 
 
 def prepare(exp: Experiment, out: Path) -> dict:
-    """Check ``out`` may receive ``exp`` (new, empty, or holding the same experiment); return the manifest."""
-    identity = exp.identity(ENGINE_VERSION)
+    """Check ``out`` may receive ``exp`` (new, empty, or holding rows it would play the same); return the manifest.
+
+    The manifest's ``experiment`` describes everything the folder holds: an
+    extension adds its games, players and deal range to it.
+    """
+    identity = json.loads(json.dumps(exp.identity(ENGINE_VERSION)))
     if out.exists() and not out.is_dir():
         raise ExperimentError(f"output {out} exists and is not a directory")
     manifest = read_manifest(out) if out.exists() else None
@@ -213,20 +272,60 @@ def prepare(exp: Experiment, out: Path) -> dict:
             "runs": [],
         }
     else:
-        held = manifest.get("experiment", {})
-        held_identity = {k: held.get(k) for k in identity}
-        if held_identity != json.loads(json.dumps(identity)):
+        held = manifest["experiment"]
+        problem = _conflict(held, identity)
+        if problem:
             raise ExperimentError(
-                f"{out} holds a different experiment ({held.get('name')!r}; differs in {_first_difference(held_identity, json.loads(json.dumps(identity)))}); "
+                f"{out} holds a different experiment ({held.get('name')!r}; differs in {problem}); "
                 "refusing to mix them: choose another --out"
             )
-        return manifest  # the same experiment: resume (the lock checks we may write)
+        for section in ("games", "players", "player_versions"):
+            held[section] = {**(held.get(section) or {}), **identity[section]}
+        first, end = held.get("deal_range") or identity["deal_range"]
+        held["deal_range"] = [min(first, exp.first), max(end, exp.end)]
+        return manifest
     try:
         out.mkdir(parents=True, exist_ok=True)
         write_json_atomic(manifest, out / MANIFEST)
     except OSError as e:
         raise ExperimentError(f"cannot write to {out}: {e.strerror or e}") from None
     return manifest
+
+
+_PART = re.compile(r"part-(\d+)-(\d+)\.parquet")
+
+
+def survey(out: Path, exp: Experiment) -> tuple[dict[tuple[str, str], list[tuple[int, int]]], list[Path]]:
+    """The deals each (game, player) of ``exp`` already has on disk, and the parts found damaged (removed).
+
+    A part counts only if it reads back with one row per deal of its name,
+    of its game and player; anything else is removed, to be played again.
+    """
+    covered: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    damaged = []
+    for rules in exp.games:
+        for choice in exp.players:
+            folder = out / Chunk(rules.slug, choice, exp.seed, 0, 0).relpath().rsplit("/", 1)[0]
+            ranges = []
+            for path in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else ():
+                m = _PART.fullmatch(path.name)
+                if m and _part_is_whole(path, rules.slug, choice.label, int(m[1]), int(m[2])):
+                    ranges.append((int(m[1]), int(m[2])))
+                else:
+                    damaged.append(path)
+                    path.unlink(missing_ok=True)
+            covered[(rules.slug, choice.label)] = sorted(ranges)
+    return covered, damaged
+
+
+def _part_is_whole(path: Path, game: str, label: str, first: int, last: int) -> bool:
+    try:
+        table = pq.read_table(path, columns=["game", "player", "deal"])
+    except (OSError, ValueError, pa.ArrowException):
+        return False
+    deals = table.column("deal").to_numpy()
+    return (len(deals) == last - first + 1 and bool((deals == np.arange(first, last + 1)).all())
+            and set(table.column("game").to_pylist()) == {game} and set(table.column("player").to_pylist()) == {label})
 
 
 @contextlib.contextmanager
@@ -260,10 +359,12 @@ def _remove_stale_temporaries(out: Path) -> None:
 @dataclass
 class RunSummary:
     out: Path
-    chunks: int
-    chunks_skipped: int
+    deals_total: int  #: games the experiment asks for (deals x games x players)
+    deals_already: int  #: of them, already on disk before this run
     deals_played: int
+    replaced: list[Path]  #: damaged parts found, removed and played again
     seconds: float
+    finished: bool
 
     @property
     def deals_per_s(self) -> float:
@@ -285,7 +386,7 @@ def run(
     scheduler: str | None = None,
     progress: bool | None = None,
 ) -> RunSummary:
-    """Play every chunk of ``exp`` not yet in ``out``; return what was done."""
+    """Play every deal of ``exp`` not yet in ``out``; return what was done."""
     if jobs < 1:
         raise ExperimentError(f"--jobs must be at least 1, got {jobs}")
     if backend not in ("loky", "dask"):
@@ -303,51 +404,100 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
     manifest = prepare(exp, out)
     t0 = time.perf_counter()
     with _locked(out):
-        manifest = read_manifest(out) or manifest  # as the last run left it
         _remove_stale_temporaries(out)
-        chunks = plan(exp)
-        todo = [c for c in chunks if not (out / c.relpath()).exists()]
-        run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "chunks_to_play": len(todo)}
+        covered, damaged = survey(out, exp)
+        total = exp.n_deals * len(exp.games) * len(exp.players)
+        already = sum(_overlap(exp.first, exp.end, ranges) for ranges in covered.values())
+        todo = total - already
+        run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
+                    "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
         manifest["runs"].append(run_info)
+        manifest["finished"] = None
         write_json_atomic(manifest, out / MANIFEST)
-        played = 0
+        played, cpu = 0, 0.0
         if todo:
             _warm_up(exp)
-            played = _execute(todo, str(out), jobs, backend, client, _want_progress(progress))
+            chunks = plan(exp, covered)
+            blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
+            jobs = min(jobs, blocks * len(exp.games) * len(exp.players))
+            played, cpu = _execute(chunks, todo, str(out), jobs, backend, client, _want_progress(progress))
         run_info["finished"] = now()
-        if all((out / c.relpath()).exists() for c in chunks):
-            manifest["finished"] = manifest["finished"] or run_info["finished"]
+        run_info["cpu_seconds"] = round(cpu, 1)
+        complete = played == todo
+        if complete:
+            manifest["finished"] = run_info["finished"]
         write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, len(chunks), len(chunks) - len(todo), played, time.perf_counter() - t0)
+    return RunSummary(out, total, already, played, damaged, time.perf_counter() - t0, complete)
 
 
 def _want_progress(progress: bool | None) -> bool:
     return sys.stderr.isatty() if progress is None else progress
 
 
-def _execute(todo: list[Chunk], out: str, jobs: int, backend: str, client: Any, progress: bool) -> int:
-    from joblib import Parallel, delayed, parallel_config
-    from tqdm import tqdm
+class _Progress:
+    """A bar on a terminal; elsewhere (a run in the background, a log) a line a minute with the time left."""
 
-    total = sum(c.n_deals for c in todo)
-    bar = tqdm(total=total, unit="deal", unit_scale=True, disable=not progress, dynamic_ncols=True, smoothing=0.1)
-    played = 0
-    tasks = (delayed(run_chunk)(c, out) for c in todo)
-    with contextlib.ExitStack() as stack:
-        if backend == "dask":
-            if client is None:
-                stack.enter_context(_dask_client(jobs, None))
-            stack.enter_context(parallel_config(backend="dask"))
-            parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-        elif jobs == 1:
-            parallel = Parallel(n_jobs=1, return_as="generator_unordered")
-        else:
-            parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1)
-        for n in parallel(tasks):
-            played += n
-            bar.update(n)
-    bar.close()
-    return played
+    EVERY = 60.0
+
+    def __init__(self, total: int, bar: bool):
+        from tqdm import tqdm
+
+        self.total, self.done, self.t0, self.last = total, 0, time.perf_counter(), time.perf_counter()
+        self.bar = tqdm(total=total, unit="game", unit_scale=True, dynamic_ncols=True, smoothing=0.1) if bar else None
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now_ = time.perf_counter()
+        if now_ - self.last >= self.EVERY or self.done == self.total:
+            self.last = now_
+            spent = now_ - self.t0
+            left = spent / self.done * (self.total - self.done) if self.done else float("nan")
+            print(f"castle run: {self.done:,} of {self.total:,} games ({100 * self.done / self.total:.1f}%) in "
+                  f"{_duration(spent)}; about {_duration(left)} left", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    if seconds != seconds:
+        return "?"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool) -> tuple[int, float]:
+    """Play the chunks on ``jobs`` workers; return the games played and the CPU seconds they took."""
+    from joblib import Parallel, delayed, parallel_config
+
+    progress = _Progress(total, bar)
+    played, cpu = 0, 0.0
+    tasks = (delayed(run_chunk)(c, out) for c in chunks)
+    try:
+        with contextlib.ExitStack() as stack:
+            if backend == "dask":
+                if client is None:
+                    stack.enter_context(_dask_client(jobs, None))
+                stack.enter_context(parallel_config(backend="dask"))
+                parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+            elif jobs == 1:
+                parallel = Parallel(n_jobs=1, return_as="generator_unordered")
+            else:
+                parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1)
+            for n, seconds in parallel(tasks):
+                played += n
+                cpu += seconds
+                progress.update(n)
+    finally:
+        progress.close()
+    return played, cpu
 
 
 @contextlib.contextmanager
