@@ -33,7 +33,13 @@ def load_results(
     if not files:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
     # parts of different players may carry extra columns (the solver's nodes): unify them
-    schema = pa.unify_schemas([pq.read_schema(f) for f in files], promote_options="permissive")
+    schemas = []
+    for f in files:
+        try:
+            schemas.append(pq.read_schema(f))
+        except (OSError, pa.ArrowException) as e:
+            raise ResultsError(f"{f} is not a readable Parquet part ({str(e).splitlines()[0][:80]}); rerun the experiment to replace it") from None
+    schema = pa.unify_schemas(schemas, promote_options="permissive")
     # folder keys (game=..., player=...) not stored in the files become string columns
     keys = [part.split("=", 1)[0] for part in Path(files[0]).relative_to(path).parts[:-1] if "=" in part]
     folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
@@ -52,7 +58,10 @@ def load_results(
                 raise ResultsError(f"{path}: rows have no {column!r} column")
             expr = ds.field(column).isin(list(wanted))
             condition = expr if condition is None else condition & expr
-    table = dataset.to_table(filter=condition, columns=columns)
+    try:
+        table = dataset.to_table(filter=condition, columns=columns)
+    except (OSError, pa.ArrowException) as e:
+        raise ResultsError(f"{path}: a Parquet part does not read back ({str(e).splitlines()[0][:100]}); rerun the experiment to replace it") from None
     df = table.to_pandas()
     for column in ("game", "player", "result"):
         if column in df.columns:

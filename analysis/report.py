@@ -20,7 +20,7 @@ import pandas as pd
 
 from . import plots, stats
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
-from .load import load_manifest, load_results
+from .load import ResultsError, load_manifest, load_results
 
 MAIN_PAIR = (SELECTIVE, STREETS)
 #: pairs of games on the same layout where the first may win more (the containment laws of the rule sheet)
@@ -120,6 +120,17 @@ class Report:
     pairs: list[stats.Paired] = field(default_factory=list)
 
 
+def section_completeness(r: Report) -> None:
+    """An unfinished run says so before anything else: its numbers are of the deals played so far."""
+    held = r.manifest.get("experiment", {})
+    if not r.manifest or r.manifest.get("finished"):
+        return
+    first, end = held.get("deal_range", [0, 0])
+    expected = (end - first) * len(held.get("games", {})) * len(held.get("players", {}))
+    r.page.p(f"<b>Incomplete:</b> {len(r.df):,} of {expected:,} games of this experiment are played; the run has not "
+             "finished (rerun it to resume). Every number below is of the games played so far.", cls="missing")
+
+
 def section_summary(r: Report) -> None:
     """The answer first: Selective Castle against Streets and Alleys, deal by deal; the games missing."""
     r.rates = stats.win_rates(r.df)
@@ -216,7 +227,7 @@ def section_experiment(r: Report) -> None:
 
 
 #: the report's sections, in page order
-SECTIONS = (section_summary, section_win_rates, section_paired, section_containment, section_base_rank,
+SECTIONS = (section_completeness, section_summary, section_win_rates, section_paired, section_containment, section_base_rank,
             section_difficulty, section_experiment)
 
 
@@ -226,8 +237,16 @@ def title_of(manifest: dict, data: Path) -> str:
 
 
 def build_report(data: str | Path, out: str | Path) -> Path:
-    """Write ``out/index.html`` (plus figures/ and tables/) for the dataset in ``data``; return its path."""
+    """Write ``out/index.html`` (plus figures/ and tables/) for the dataset in ``data``; return its path.
+
+    The report never goes into the dataset, nor the dataset into the report
+    folder: the one would stop ``pandas.read_parquet`` reading the data, the
+    other would be overwritten.
+    """
     data, out = Path(data), Path(out)
+    d, o = data.resolve(), out.resolve()
+    if o == d or d in o.parents or o in d.parents:
+        raise ResultsError(f"the report folder {out} and the dataset {data} must not contain each other: choose another --out")
     df = load_results(data)
     out.mkdir(parents=True, exist_ok=True)
     r = Report(df, load_manifest(data), data, _Page(out), set(df.game.unique()), sorted(df.player.unique()))

@@ -4,7 +4,9 @@ For each deal, fc-solve (``-to 01ABCDE``, capped at ``--cap`` seconds) runs
 first, then ours with the same cap as its time budget. Prints the issue's
 table: total time ratio ours/fc-solve, boards each leaves unresolved, nodes
 (fc-solve: states) per second, the slowest deal of each, and any deal where
-both resolved and disagree. ``--csv`` keeps the per-deal rows.
+both resolved and disagree. ``--csv`` keeps the per-deal rows; ``--through-cli``
+also times ours as a user meets it: one ``castle solve --board`` process for
+every board, against fc-solve's summed time.
 
     python benchmarks/bench_solver.py --game bc --deals 200 --cap 60
 """
@@ -30,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per board for each solver")
     ap.add_argument("--csv", help="write per-deal rows here")
+    ap.add_argument("--through-cli", action="store_true",
+                    help="also time ours as a user meets it: one `castle solve --board DIR --json` process for all boards")
     args = ap.parse_args(argv)
     if not fcsolve.available():
         print("bench_solver: fc-solve is not installed (apt-get install freecell-solver-bin)", file=sys.stderr)
@@ -55,6 +59,13 @@ def main(argv: list[str] | None = None) -> int:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
+    if args.through_cli:
+        cli_seconds, cli_verdicts = through_cli(game, rows, args)
+        same = all(cli_verdicts[r["deal"]] == r["ours"] or "unknown" in (cli_verdicts[r["deal"]], r["ours"]) for r in rows)
+        fc_total = sum(r["fc_seconds"] for r in rows)
+        print(f"\nthrough the command line (one `castle solve --board` call, whole process): {cli_seconds:.1f} s "
+              f"against fc-solve's {fc_total:.1f} s summed: ratio {cli_seconds / max(fc_total, 1e-9):.3f}; "
+              f"verdicts as in process: {'yes' if same else 'NO'}")
     fc_t = sum(r["fc_seconds"] for r in rows)
     our_t = sum(r["ours_seconds"] for r in rows)
     fc_states_t = sum(r["fc_seconds"] for r in rows if r["fc_states"])
@@ -74,6 +85,25 @@ def main(argv: list[str] | None = None) -> int:
     print(f"time ratio ours/fc-solve: {our_t / max(fc_t, 1e-9):.3f}")
     print(f"disagreements (both resolved): {disagree or 'none'}")
     return 1 if disagree else 0
+
+
+def through_cli(game: Game, rows: list[dict], args) -> tuple[float, dict[int, str]]:
+    """Every board written to a folder, solved by one `castle solve` process: its wall time and verdicts."""
+    import json
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        for r in rows:
+            (Path(folder) / f"deal-{r['deal']:06d}.txt").write_text(game.deal(r["deal"], args.seed).board_text())
+        cmd = [sys.executable, "-c", "from sim.cli import main; main()", "solve", game.rules.slug, "--board", folder,
+               "--json", "--budget-seconds", str(args.cap), "--budget-nodes", str(DEFAULT_BUDGET_NODES * 100)]
+        start = time.perf_counter()
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        seconds = time.perf_counter() - start
+    verdicts = {int(Path(d["board"]).stem.split("-")[1]): d["result"] for d in map(json.loads, out.splitlines())}
+    return seconds, verdicts
 
 
 if __name__ == "__main__":

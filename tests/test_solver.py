@@ -94,18 +94,18 @@ def test_incremental_hash_is_the_engines_canonical_hash(slug):
     rng = np.random.default_rng(11)
     for deal in range(10):
         state = game.deal(deal)
-        ph = np.zeros(K.PH_SIZE, np.uint64)
-        K.pile_keys(state.array, state.rules_array, ph)
+        ph = np.zeros(E.PH_SIZE, np.uint64)
+        E.pile_keys(state.array, state.rules_array, ph)
         tokens = []
         for _ in range(120):
             actions = state.legal_moves.actions()
             if len(actions) == 0:
                 break
-            tokens.append(K.apply_keyed(state.array, state.rules_array, ph, int(actions[rng.integers(len(actions))])))
-            assert K.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
+            tokens.append(E.apply_keyed(state.array, state.rules_array, ph, int(actions[rng.integers(len(actions))])))
+            assert E.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
         while tokens:
-            K.undo_keyed(state.array, state.rules_array, ph, tokens.pop())
-            assert K.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
+            E.undo_keyed(state.array, state.rules_array, ph, tokens.pop())
+            assert E.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
 
 
 def _safe(game: Game, board: str, card: str, deeper: bool = False) -> bool:

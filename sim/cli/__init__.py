@@ -85,4 +85,6 @@ def main(argv: Optional[list[str]] = None) -> None:
 def _one_line(e: BaseException) -> str:
     if isinstance(e, OSError) and e.filename:
         return f"{e.filename}: {e.strerror or e}"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
     return " ".join(str(e).split())

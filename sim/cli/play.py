@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from functools import partial
+from typing import List, Optional
 
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from .boards import Item, each, echo_lines, items
 
 
 def register(app: typer.Typer) -> None:
@@ -16,34 +18,62 @@ def register(app: typer.Typer) -> None:
 
 def play(
     game: str = typer.Argument(..., help="game slug or alias"),
-    deal: str = typer.Argument(..., help="deal number, or pysol:N"),
+    deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input)", show_default=False),
+    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
     player: str = typer.Option("random", help="player and parameters, e.g. greedy or lookahead:depth=3 (see `castle players`)"),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
-    show: bool = typer.Option(False, "--show", help="draw the board before and after"),
+    show: bool = typer.Option(False, "--show", help="draw the board before and after (one deal, as text)"),
+    jobs: int = typer.Option(1, min=1, help="processes playing at once (several deals or boards)"),
+    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:
-    """Let a player play one deal; print its moves and the result."""
+    """Let a player play deals or boards; print its moves and the result."""
     from ..core.cards import RANKS
-    from ..core.deals import parse_deal_id
     from ..core.game import Game
-    from ..players.loop import play_choice
     from ..players.registry import choose_player, parse_player
 
     g = Game(game)
     choice = parse_player(player)
     if max_moves is not None:
         choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
-    state = g.deal(deal, seed)
-    _, number = parse_deal_id(deal)
+    todo = items(g, deals or [], board, seed)
+    work = partial(_play, g.rules.slug, seed, choice.label)
+    if len(todo) > 1 or as_json:
+        echo_lines(each(work, todo, jobs))
+        return
+    state = todo[0].state(g, seed)
     if show:
         typer.echo(str(state) + "\n")
-    record = play_choice(choice, state, seed, number)
-    typer.echo(" ".join(str(m) for m in record.moves))
+    row = work(todo[0], state=state)
+    typer.echo(" ".join(row["moves"]))
     if show:
         typer.echo("\n" + str(state))
-    base = "" if record.base_rank is None else f", base {RANKS[record.base_rank]}"
-    extra = "".join(f", {k} {v}" for k, v in record.extra.items())
-    typer.echo(f"{record.result} after {len(record.moves)} moves, {record.cards_home}/52 cards home{base}{extra}")
+    base = "" if row["base_rank"] is None else f", base {RANKS[row['base_rank']]}"
+    extra = "".join(f", {k} {v}" for k, v in row.get("extra", {}).items())
+    typer.echo(f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}")
+
+
+def _play(slug: str, seed: int, player: str, item: Item, state=None) -> dict:
+    """One item played, as a JSON-ready row (in a worker when there are several)."""
+    import time
+
+    from ..core.deals import parse_deal_id
+    from ..core.game import Game
+    from ..players.loop import play_choice
+    from ..players.registry import parse_player
+
+    game = Game(slug)
+    choice = parse_player(player)
+    state = state if state is not None else item.state(game, seed)
+    number = parse_deal_id(item.name)[1] if item.key == "deal" else 0
+    c0 = time.process_time()
+    record = play_choice(choice, state, seed, number)
+    row = {"game": slug, item.key: item.name, "seed": seed, "player": choice.label, "player_params": choice.params,
+           "result": str(record.result), "moves": [str(m) for m in record.moves], "cards_home": record.cards_home,
+           "base_rank": record.base_rank, "positions": record.positions, "cpu_seconds": round(time.process_time() - c0, 4)}
+    if record.extra:
+        row["extra"] = record.extra
+    return row
 
 
 def players() -> None:

@@ -1,15 +1,17 @@
-"""``castle solve``: is this deal (or board) winnable?"""
+"""``castle solve``: is this deal (or board) winnable? Many deals or boards in one call, on ``--jobs`` processes."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Optional
+import sys
+import time
+from functools import partial
+from typing import List, Optional
 
 import typer
 
 from ..core.deals import DEFAULT_SEED
 from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
+from .boards import Item, each, echo_lines, items
 from .errors import UserError
 
 
@@ -19,45 +21,78 @@ def register(app: typer.Typer) -> None:
 
 def solve_cmd(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
-    deal: Optional[str] = typer.Argument(None, help="deal number, or pysol:N (or give --board)", show_default=False),
-    board: Optional[Path] = typer.Option(None, "--board", help="a board text file instead of a deal", show_default=False),
+    deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
+    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
-    budget_nodes: int = typer.Option(DEFAULT_BUDGET_NODES, help="positions to search at most"),
-    budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, help="CPU seconds to search at most"),
+    budget_nodes: int = typer.Option(DEFAULT_BUDGET_NODES, help="positions to search at most, per deal"),
+    budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, help="CPU seconds to search at most, per deal"),
     table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two; 16 bytes each; all bases together)"),
     bases: bool = typer.Option(False, "--bases", help="solve once per base rank (games whose base is chosen)"),
     shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object instead of text"),
+    jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
+    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:
-    """Solve a deal exactly: won (with the moves), lost (proved) or unknown (budget spent)."""
+    """Solve deals exactly: won (with the moves), lost (proved) or unknown (budget spent).
+
+    One deal takes up to --budget-seconds of CPU (60 by default) and, with
+    --bases, about that again for each base still open; the table grows to
+    at most --table-size slots of 16 bytes (2 GB by default).
+    """
     from ..core.game import Game
-    from ..solver.answer import base_to_choose, solve
+    from ..solver.answer import base_to_choose
     from ..solver.limits import check_limits
 
     g = Game(game)
-    if (deal is None) == (board is None):
-        raise UserError("give a DEAL or --board FILE, not both and not neither")
     problem = check_limits(budget_nodes, budget_seconds, table_size)
     if problem:
         raise UserError(problem.replace("budget_", "--budget-").replace("table_size", "--table-size"))
-    state = g.from_board(_read_board(board)) if board is not None else g.deal(deal, seed)
-    if bases and not base_to_choose(g.rules, state.array):
+    todo = items(g, deals or [], board, seed)
+    if bases and not all(base_to_choose(g.rules, it.state(g, seed).array) for it in todo):
         raise UserError(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
-    result = solve(g, state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                   table_size=table_size, bases=bases, shorten=shorten)
-    if as_json:
-        typer.echo(json.dumps(result.to_dict()))
+    work = partial(_solve, g.rules.slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+                                                    table_size=table_size, bases=bases, shorten=shorten))
+    if len(todo) > 1 or as_json:
+        echo_lines(each(work, todo, jobs))
         return
-    typer.echo(f"{result.result} ({result.nodes:,} positions, {result.seconds:.2f} s)")
-    if result.bases is not None:
-        typer.echo("bases: " + " ".join(f"{b}={v}" for b, v in result.to_dict()["bases"].items()))
-    if result.moves:
-        typer.echo(" ".join(str(m) for m in result.moves))
-
-
-def _read_board(path: Path) -> str:
-    """A board file's text; a file that is not text is bad input, not a crash."""
+    progress = _Ticker() if sys.stderr.isatty() else None
     try:
-        return path.read_text()
-    except UnicodeDecodeError:
-        raise UserError(f"{path}: not a board text file (it is not UTF-8 text)") from None
+        row = work(todo[0], progress=progress)
+    finally:
+        if progress is not None:
+            progress.clear()
+    typer.echo(f"{row['result']} ({row['nodes']:,} positions, {row['seconds']:.2f} s)")
+    if "bases" in row:
+        typer.echo("bases: " + " ".join(f"{b}={v}" for b, v in row["bases"].items()))
+    if row["moves"]:
+        typer.echo(" ".join(row["moves"]))
+
+
+def _solve(slug: str, seed: int, params: dict, item: Item, progress=None) -> dict:
+    """One item's answer as a JSON-ready row (in a worker when there are several)."""
+    from ..core.game import Game
+    from ..solver.answer import solve
+
+    game = Game(slug)
+    result = solve(game, item.state(game, seed), progress=progress, **params)
+    return {"game": slug, item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **result.to_dict()}
+
+
+class _Ticker:
+    """One line on the terminal, redrawn at most twice a second: positions, problems settled, time left."""
+
+    def __init__(self) -> None:
+        self.last = 0.0
+
+    def __call__(self, nodes: int, settled: int, problems: int, left: float) -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5:
+            return
+        self.last = now
+        bases = f", {settled} of {problems} bases settled" if problems > 1 else ""
+        sys.stderr.write(f"\r{nodes:,} positions{bases}, at most {max(left, 0):.0f} CPU-s left ")
+        sys.stderr.flush()
+
+    def clear(self) -> None:
+        if self.last:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -27,6 +27,11 @@ SCRATCH_SIZE = MAX_PILES + 13
 
 #: the lowest set bit's index of every 13-bit pile mask
 LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << MAX_PILES)], np.int8)
+#: a card's rank and suit, by lookup (no division in the hot loops)
+RANK_OF = np.array([c % 13 for c in range(52)], np.int64)
+SUIT_OF = np.array([c // 13 for c in range(52)], np.int64)
+#: how many bits every 13-bit pile mask has set
+BIT_COUNT = np.array([bin(m).count("1") for m in range(1 << MAX_PILES)], np.int8)
 
 _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
 _ANY_CARD = int(EmptyPile.ANY_CARD)
@@ -44,17 +49,15 @@ _LAST_CARD_HOME = int(DealStyle.LAST_CARD_TO_FOUNDATION)
 # --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def foundation_accepts(s, r, card):
     """May ``card`` go to its suit's foundation?"""
-    suit = card // 13
+    suit = SUIT_OF[card]
     n = s[S_FOUND + suit]
     if n >= 13:
         return False
-    if n == 0 and r[R_ONE_AT_A_TIME] != 0:
-        for f in range(4):
-            if 0 < s[S_FOUND + f] < 13:
-                return False  # another foundation is open and not yet full
+    if n == 0 and r[R_ONE_AT_A_TIME] != 0 and _another_open(s):
+        return False
     base = s[S_BASE + suit]
     if base < 0:
         return True  # unset base: the first card founded chooses it (shared: only while all are empty)
@@ -63,19 +66,23 @@ def foundation_accepts(s, r, card):
         if r[R_FWRAP] == 0:
             return False
         nxt -= 13
-    return card % 13 == nxt
+    return RANK_OF[card] == nxt
 
 
 @njit(cache=True, inline="always")
 def fits(r, card, below):
     """Could ``card`` be built on ``below`` by the tableau rule (rank, suit, wrap)?"""
+    return _fits(card, below, r[R_TWRAP] != 0, r[R_TDIR] == _UP_OR_DOWN, r[R_TSUIT])
+
+
+@njit(cache=True, inline="always")
+def _fits(card, below, twrap, both_ways, suit_rule):
+    """:func:`fits` with the rule fields read once by the caller (loops over piles keep them in registers)."""
     cr = card % 13
     tr = below % 13
-    twrap = r[R_TWRAP] != 0
     ok = cr == tr - 1 or (twrap and tr == 0 and cr == 12)
-    if not ok and r[R_TDIR] == _UP_OR_DOWN:
+    if not ok and both_ways:
         ok = cr == tr + 1 or (twrap and tr == 12 and cr == 0)
-    suit_rule = r[R_TSUIT]
     if ok and suit_rule != _ANY_SUIT:
         cs = card // 13
         ts = below // 13
@@ -104,81 +111,104 @@ def pile_accepts(s, r, card, p):
 
 @njit(cache=True)
 def legal_actions(s, r, out, scratch):
-    """Write the legal actions, ascending, into ``out``; return how many.
+    """Write the legal actions, ascending, into ``out``; return how many (see :func:`_generate`)."""
+    return _generate(s, r, out, scratch, True)
+
+
+@njit(cache=True)
+def count_actions(s, r, scratch):
+    """How many legal actions ``s`` has (the players' mobility): :func:`_generate` without writing them."""
+    return _generate(s, r, scratch, scratch, False)
+
+
+@njit(cache=True, inline="always")
+def _generate(s, r, out, scratch, write):
+    """The one move generator: the legal actions, ascending, into ``out`` (if ``write``); returns how many.
 
     Sources are all piles (reserves included), then the foundations whose
     top card may come back; targets are the tableau piles, then the
     foundation. Where the tableau builds down regardless of suit
-    (``R_RANK_FIT``), a card's target piles are read from a mask of the
-    piles showing each rank instead of asking every pair of piles: the same
-    moves in the same order, three times faster. ``scratch`` holds
-    ``SCRATCH_SIZE`` int64s.
+    (``R_RANK_FIT``, derived from the rules), a card's target piles are
+    read from a mask of the piles showing the rank above it instead of
+    asking every pile: the same moves in the same order, three times
+    faster. ``scratch`` holds ``SCRATCH_SIZE`` int64s: each pile's top card
+    (-1: empty), then the 13 masks.
     """
     n_piles = r[R_NPILES]
     n_tab = r[R_NTAB]
     rank_fit = r[R_RANK_FIT] != 0
     wrap = r[R_TWRAP] != 0
-    empties = 0
-    if r[R_EMPTY] == _ANY_CARD:
-        for p in range(n_tab):
-            if s[S_HEIGHT + p] == 0:
-                empties |= 1 << p
-    if rank_fit:  # scratch[MAX_PILES + q]: the tableau piles whose top card has rank q
+    both_ways = r[R_TDIR] == _UP_OR_DOWN
+    suit_rule = r[R_TSUIT]
+    empty_ok = r[R_EMPTY] == _ANY_CARD
+    if rank_fit:
         for q in range(13):
             scratch[MAX_PILES + q] = 0
-        for p in range(n_tab):
-            t = top(s, p)
-            if t >= 0:
-                scratch[MAX_PILES + t % 13] |= 1 << p
-    else:  # scratch[p]: pile p's top card
-        for p in range(n_tab):
-            scratch[p] = top(s, p)
+    empties = 0
+    for p in range(n_piles):
+        h = s[S_HEIGHT + p]
+        if h == 0:
+            scratch[p] = -1
+            if p < n_tab and empty_ok:
+                empties |= 1 << p
+        else:
+            c = np.int64(s[S_CARDS + p * CAP + h - 1])
+            scratch[p] = c
+            if rank_fit and p < n_tab:
+                scratch[MAX_PILES + RANK_OF[c]] |= 1 << p
     n = 0
-    for src in range(n_piles):
-        card = top(s, src)
+    for src in range(n_piles + 4):  # the piles, then the foundations (where their top card may come back)
+        if src < n_piles:
+            card = scratch[src]
+        elif r[R_FOUND_TO_TAB] != 0:
+            card = foundation_top(s, src - n_piles)
+            src = MAX_PILES + src - n_piles
+        else:
+            break
         if card < 0:
             continue
-        n = _moves_of(s, r, card, src, out, n, scratch, empties, rank_fit, wrap, n_tab)
-        if foundation_accepts(s, r, card):
-            out[n] = src * N_TARGETS + FOUNDATION
+        if rank_fit:  # the piles showing the rank above, and the empty ones
+            want = RANK_OF[card] + 1
+            m = empties
+            if want < 13:
+                m |= scratch[MAX_PILES + want]
+            elif wrap:
+                m |= scratch[MAX_PILES]
+            m &= ~(1 << src)
+            if write:
+                while m != 0:
+                    out[n] = src * N_TARGETS + LOWEST_BIT[m]
+                    n += 1
+                    m &= m - 1
+            else:
+                n += BIT_COUNT[m]
+        else:  # every other tableau pile, asked
+            for dst in range(n_tab):
+                if dst == src:
+                    continue
+                t = scratch[dst]
+                if t < 0:
+                    ok = empty_ok
+                else:
+                    ok = _fits(card, t, wrap, both_ways, suit_rule)
+                if ok:
+                    if write:
+                        out[n] = src * N_TARGETS + dst
+                    n += 1
+        if src < MAX_PILES and foundation_accepts(s, r, card):
+            if write:
+                out[n] = src * N_TARGETS + FOUNDATION
             n += 1
-    if r[R_FOUND_TO_TAB] != 0:
-        for f in range(4):
-            card = foundation_top(s, f)
-            if card >= 0:
-                n = _moves_of(s, r, card, MAX_PILES + f, out, n, scratch, empties, rank_fit, wrap, n_tab)
     return n
 
 
 @njit(cache=True, inline="always")
-def _moves_of(s, r, card, src, out, n, scratch, empties, rank_fit, wrap, n_tab):
-    """Append the moves of ``card`` from ``src`` to the tableau piles that take it; return the new count."""
-    if rank_fit:
-        want = card % 13 + 1
-        m = empties
-        if want < 13:
-            m |= scratch[MAX_PILES + want]
-        elif wrap:
-            m |= scratch[MAX_PILES]
-        if src < MAX_PILES:
-            m &= ~(1 << src)
-        while m != 0:
-            out[n] = src * N_TARGETS + LOWEST_BIT[m]
-            n += 1
-            m &= m - 1
-        return n
-    for dst in range(n_tab):
-        if dst == src:
-            continue
-        t = scratch[dst]
-        if t < 0:
-            ok = (empties >> dst) & 1 == 1
-        else:
-            ok = fits(r, card, t)
-        if ok:
-            out[n] = src * N_TARGETS + dst
-            n += 1
-    return n
+def _another_open(s):
+    """Is some foundation started and not yet full (one foundation at a time: no other may start)?"""
+    for f in range(4):
+        if 0 < s[S_FOUND + f] < 13:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -316,6 +346,68 @@ def position_hash(s, r):
     for p in range(r[R_NPILES]):
         h += pile_term(r, p, pile_key(s, p))
     return h ^ foundations_key(s)
+
+
+# --------------------------------------------------------------------------
+# the incremental hash: per-pile keys kept as moves are played (solver and players)
+# --------------------------------------------------------------------------
+
+PH_SIZE = MAX_PILES + 1  #: per-pile Zobrist keys, then the running sum of their scrambled terms
+
+
+@njit(cache=True, inline="always")
+def position_key(ph, s):
+    """:func:`position_hash`, from the running sum ``ph[MAX_PILES]`` of pile terms."""
+    return ph[MAX_PILES] ^ foundations_key(s)
+
+
+@njit(cache=True)
+def pile_keys(s, r, ph):
+    """Fill ``ph`` (``PH_SIZE`` long) from scratch: every pile's key and the sum of their terms."""
+    total = np.uint64(0)
+    for p in range(r[R_NPILES]):
+        ph[p] = pile_key(s, p)
+        total += pile_term(r, p, ph[p])
+    ph[MAX_PILES] = total
+
+
+@njit(cache=True, inline="always")
+def _rekey(ph, p, r, z):
+    """Toggle ``z`` into pile ``p``'s key and keep the sum of terms."""
+    old = ph[p]
+    ph[p] = old ^ z
+    ph[MAX_PILES] += pile_term(r, p, old ^ z) - pile_term(r, p, old)
+
+
+@njit(cache=True, inline="always")
+def apply_keyed(s, r, ph, action):
+    """Apply, keeping the per-pile Zobrist keys and their sum in ``ph``."""
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src < MAX_PILES:  # a foundation source changes no pile key (its count is in the foundations' key)
+        h = s[S_HEIGHT + src] - 1
+        card = s[S_CARDS + src * CAP + h]
+        _rekey(ph, src, r, Z_PILE[h, card])
+    else:
+        f = src - MAX_PILES
+        card = f * 13 + (s[S_BASE + f] + s[S_FOUND + f] - 1) % 13
+    if dst != FOUNDATION:
+        _rekey(ph, dst, r, Z_PILE[s[S_HEIGHT + dst], card])
+    return apply(s, r, action)
+
+
+@njit(cache=True, inline="always")
+def undo_keyed(s, r, ph, token):
+    """Undo, keeping the per-pile Zobrist keys and their sum in ``ph``."""
+    undo(s, r, token)
+    action = token_action(token)
+    card = token_card(token)
+    src = action // N_TARGETS
+    dst = action % N_TARGETS
+    if src < MAX_PILES:
+        _rekey(ph, src, r, Z_PILE[s[S_HEIGHT + src] - 1, card])
+    if dst != FOUNDATION:
+        _rekey(ph, dst, r, Z_PILE[s[S_HEIGHT + dst], card])
 
 
 # --------------------------------------------------------------------------

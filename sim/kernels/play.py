@@ -21,9 +21,9 @@ from numba.extending import intrinsic
 from ..core.moves import N_ACTIONS
 from ..core.outcome import GAVE_UP, STUCK, WON
 from ..core.rules import FoundationBase
-from .engine import SCRATCH_SIZE, apply, init_deal, legal_actions
+from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, init_deal, legal_actions, pile_keys
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
-from .players import decide, workspace
+from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
 
@@ -41,13 +41,14 @@ _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
 
 
 @njit(cache=True)
-def observe(s, r, table, used, meta, row, acts, scratch, max_moves):
+def observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
     """The loop's step before a move: record ``s``; return its number of legal moves (in ``acts``), or -1 when the game is over.
 
+    ``ph`` holds the position's pile keys (:func:`~.engine.apply_keyed`);
     ``row[C_MOVES]`` counts the moves played so far; when the game is over,
     ``row[C_RESULT]`` says how.
     """
-    remember(table, used, meta, key(s, r))
+    remember(table, used, meta, key(ph, s))
     e = empty_piles(s, r)
     if e > row[C_MAX_EMPTY]:
         row[C_MAX_EMPTY] = e
@@ -74,23 +75,24 @@ def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
     perm = np.zeros(52, np.int8)
     rng = np.zeros(1, np.uint64)
     ws = workspace(capacity(max_moves))
-    table, used, meta, scratch, acts = ws[0], ws[1], ws[2], ws[11], ws[13]
+    table, used, meta, scratch, acts, ph = ws[WS_SEEN], ws[WS_USED], ws[WS_META], ws[WS_SCRATCH], ws[WS_ACTS], ws[WS_KEYS]
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
         init_deal(r, seed, deals[k], s, perm)
         seed_rng(rng, seed, deals[k], salt)
         forget_all(table, used, meta)
+        pile_keys(s, r, ph)
         row = out[k]
         row[:] = 0
         while True:
-            n = observe(s, r, table, used, meta, row, acts, scratch, max_moves)
+            n = observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves)
             if n < 0:
                 break
             a = decide(s, r, kind, w, rng, ws, acts, n)
             if a < 0:
                 row[C_RESULT] = GAVE_UP
                 break
-            apply(s, r, a)
+            apply_keyed(s, r, ph, a)
             row[C_MOVES] += 1
         row[C_CYCLES] = np.int64(_readcyclecounter() - t0)
     return 0
@@ -99,19 +101,27 @@ def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
 @njit(cache=True)
 def choose_move(s, r, kind, w, rng, ws):
     """One decision for a Python-side player, whose workspace ``ws`` persists between calls; -1 gives up."""
-    remember(ws[0], ws[1], ws[2], key(s, r))
-    acts = ws[13]
-    n = legal_actions(s, r, acts, ws[11])
+    pile_keys(s, r, ws[WS_KEYS])  # the position may have been reached by any moves: key it afresh
+    remember(ws[WS_SEEN], ws[WS_USED], ws[WS_META], key(ws[WS_KEYS], s))
+    acts = ws[WS_ACTS]
+    n = legal_actions(s, r, acts, ws[WS_SCRATCH])
     if n == 0:
         return -1
     return decide(s, r, kind, w, rng, ws, acts, n)
 
 
+@njit(cache=True)
+def observe_anew(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
+    """:func:`observe` for a position reached outside the kernel (the Python loop): its pile keys are made afresh."""
+    pile_keys(s, r, ph)
+    return observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves)
+
+
 def record_buffers(max_moves: int) -> tuple[np.ndarray, ...]:
-    """What the Python side of the loop passes to :func:`observe`: seen-set, slots, meta, row, actions, scratch."""
+    """What the Python side of the loop passes to :func:`observe_anew`: pile keys, seen-set, slots, meta, row, actions, scratch."""
     cap = int(capacity(max_moves))
-    return (np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(META_SIZE, np.int64), np.zeros(N_OUT, np.int64),
-            np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+    return (np.zeros(PH_SIZE, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(META_SIZE, np.int64),
+            np.zeros(N_OUT, np.int64), np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
 
 
 @intrinsic

@@ -20,7 +20,7 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from ..core.rules import MAX_PILES
-from .engine import SCRATCH_SIZE, apply, foundation_accepts, legal_actions, pile_accepts, undo
+from .engine import PH_SIZE, SCRATCH_SIZE, apply, apply_keyed, foundation_accepts, legal_actions, pile_accepts, undo, undo_keyed
 from .evaluate import P_CHOOSE_BASE, P_DEPTH, P_KEEP_EMPTY, P_WIDTH, W_WRAP, choose_target_bases, evaluate
 from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, is_won, moving_card
 from .rng import rand_below
@@ -33,6 +33,10 @@ STRATEGIST = 2
 KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST}
 
 MAX_SEARCH_DEPTH = 8
+
+
+#: slots of a workspace that the play loop reads too
+WS_SEEN, WS_USED, WS_META, WS_SCRATCH, WS_ACTS, WS_KEYS = 0, 1, 2, 11, 12, 13
 
 
 @njit(cache=True)
@@ -51,8 +55,8 @@ def workspace(capacity):
         np.zeros(N_ACTIONS, np.float64),  # 9 children's static scores
         np.zeros(52, np.int64),  # 10 card depths
         np.zeros(SCRATCH_SIZE, np.int64),  # 11 move generator scratch
-        np.zeros(N_ACTIONS, np.int64),  # 12 the evaluation's move buffer
-        np.zeros(N_ACTIONS, np.int64),  # 13 the legal actions of the position played
+        np.zeros(N_ACTIONS, np.int64),  # 12 the legal actions of the position played
+        np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
     )
 
 
@@ -60,9 +64,9 @@ def workspace(capacity):
 def decide(s, r, kind, w, rng, ws, acts, n):
     """The move ``kind`` plays from ``s``, whose ``n`` legal actions are ``acts[:n]`` (``n`` > 0); -1 gives up.
 
-    The caller has remembered ``s`` in the workspace's seen-set.
+    The caller has remembered ``s`` in the workspace's seen-set, and its pile keys are in the workspace.
     """
-    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, ebuf, _ = ws
+    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph = ws
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
     if meta[M_TB_DONE] == 0:
@@ -72,12 +76,12 @@ def decide(s, r, kind, w, rng, ws, acts, n):
             tb[:] = -1
         meta[M_TB_DONE] = 1
     if kind == STRATEGIST:
-        return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf)
-    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf)
+        return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ph)
+    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ph)
 
 
 @njit(cache=True)
-def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf):
+def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ph):
     choice = -1
     best_v = -np.inf
     # a foundation move whenever one exists (to an unseen position: in games
@@ -85,12 +89,12 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
     for k in range(n):
         a = acts[k]
         if a % N_TARGETS == FOUNDATION:
-            t = apply(s, r, a)
-            if seen(table, key(s, r)):
-                undo(s, r, t)
+            t = apply_keyed(s, r, ph, a)
+            if seen(table, key(ph, s)):
+                undo_keyed(s, r, ph, t)
                 continue
-            v = evaluate(s, r, w, tb, ebuf, gscratch)
-            undo(s, r, t)
+            v = evaluate(s, r, w, tb, gscratch)
+            undo_keyed(s, r, ph, t)
             if v > best_v:
                 best_v = v
                 choice = a
@@ -100,12 +104,12 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
     width = np.int64(w[P_WIDTH])
     for k in range(n):
         a = acts[k]
-        t = apply(s, r, a)
-        if seen(table, key(s, r)):
-            undo(s, r, t)
+        t = apply_keyed(s, r, ph, a)
+        if seen(table, key(ph, s)):
+            undo_keyed(s, r, ph, t)
             continue
-        v = _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf)
-        undo(s, r, t)
+        v = _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ph)
+        undo_keyed(s, r, ph, t)
         if v > best_v:
             best_v = v
             choice = a
@@ -113,37 +117,37 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
 
 
 @njit(cache=True)
-def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf):
+def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ph):
     """Best score reachable from ``s`` in at most ``plies`` moves to unseen positions.
 
     An iterative depth-first search: level ``L`` keeps its children in
     ``stack[L]``; a node's value is the max of its own score and its
     children's, so reaching a good position sooner is never worse.
     """
-    v0 = evaluate(s, r, w, tb, ebuf, gscratch)
+    v0 = evaluate(s, r, w, tb, gscratch)
     if plies <= 0 or is_won(s):
         return v0
     L = 0
-    cnt[0] = _children(s, r, w, tb, width, stack[0], fscratch, gscratch, ebuf)
+    cnt[0] = _children(s, r, w, tb, width, stack[0], fscratch, gscratch)
     idx[0] = 0
     best[0] = v0
     while True:
         if idx[L] < cnt[L]:
             a = stack[L, idx[L]]
             idx[L] += 1
-            t = apply(s, r, a)
-            if seen(table, key(s, r)):
-                undo(s, r, t)
+            t = apply_keyed(s, r, ph, a)
+            if seen(table, key(ph, s)):
+                undo_keyed(s, r, ph, t)
                 continue
-            v = evaluate(s, r, w, tb, ebuf, gscratch)
+            v = evaluate(s, r, w, tb, gscratch)
             if L + 1 < plies and not is_won(s):
                 tok[L] = t
                 L += 1
-                cnt[L] = _children(s, r, w, tb, width, stack[L], fscratch, gscratch, ebuf)
+                cnt[L] = _children(s, r, w, tb, width, stack[L], fscratch, gscratch)
                 idx[L] = 0
                 best[L] = v
             else:
-                undo(s, r, t)
+                undo_keyed(s, r, ph, t)
                 if v > best[L]:
                     best[L] = v
         else:
@@ -151,20 +155,20 @@ def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok,
             if L == 0:
                 return v
             L -= 1
-            undo(s, r, tok[L])
+            undo_keyed(s, r, ph, tok[L])
             if v > best[L]:
                 best[L] = v
 
 
 @njit(cache=True)
-def _children(s, r, w, tb, width, out, fscratch, gscratch, ebuf):
+def _children(s, r, w, tb, width, out, fscratch, gscratch):
     """Legal actions into ``out``; with ``width`` > 0 only the best ``width`` by static score."""
     n = legal_actions(s, r, out, gscratch)
     if width <= 0 or n <= width:
         return n
     for k in range(n):
         t = apply(s, r, out[k])
-        fscratch[k] = evaluate(s, r, w, tb, ebuf, gscratch)
+        fscratch[k] = evaluate(s, r, w, tb, gscratch)
         undo(s, r, t)
     # insertion sort, best first; ties keep the lower action first
     for k in range(1, n):
@@ -181,7 +185,7 @@ def _children(s, r, w, tb, width, out, fscratch, gscratch, ebuf):
 
 
 @njit(cache=True)
-def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf):
+def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ph):
     """The rule sheet's advice, made executable.
 
     1. Base rank (Selective Castle): the target chosen from the whole board;
@@ -210,9 +214,9 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf):
             base = card % 13
         order = (card % 13 - base + 13) % 13
         if order <= 1 or _order_home(s, order - 1):
-            t = apply(s, r, a)
-            fresh = not seen(table, key(s, r))
-            undo(s, r, t)
+            t = apply_keyed(s, r, ph, a)
+            fresh = not seen(table, key(ph, s))
+            undo_keyed(s, r, ph, t)
             if fresh:
                 return a
     choice = -1
@@ -230,12 +234,12 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf):
         if dst != FOUNDATION and card % 13 == 12 and s[S_HEIGHT + dst] > 0:
             if s[S_CARDS + dst * CAP + s[S_HEIGHT + dst] - 1] % 13 == 0:
                 bonus = w[W_WRAP]
-        t = apply(s, r, a)
-        if seen(table, key(s, r)):
-            undo(s, r, t)
+        t = apply_keyed(s, r, ph, a)
+        if seen(table, key(ph, s)):
+            undo_keyed(s, r, ph, t)
             continue
-        v = evaluate(s, r, w, tb, ebuf, gscratch) + bonus
-        undo(s, r, t)
+        v = evaluate(s, r, w, tb, gscratch) + bonus
+        undo_keyed(s, r, ph, t)
         if into_empty and card % 13 != 12 and w[P_KEEP_EMPTY] != 0 and not _unlocks(s, r, a):
             v -= w[P_KEEP_EMPTY]
         if v > best_v:

@@ -4,8 +4,8 @@ The search keeps its whole stack in arrays owned by the caller
 (:class:`sim.solver.rounds.Search`), so :func:`search` can stop after a
 node budget and be resumed from Python, which checks the clock between
 calls (numba has no clock). Positions are remembered in an open-addressing
-table of their canonical 64-bit hashes (the engine's
-:func:`~.engine.position_hash`, kept incrementally); a full table pauses the
+table of their canonical 64-bit hashes (the engine's, kept incrementally:
+:func:`~.engine.apply_keyed`); a full table pauses the
 search, never gives a wrong verdict. The pruning rules and their proofs are
 in ``sim/solver/pruning.md``; each has a bit in ``prune``.
 """
@@ -18,12 +18,11 @@ from numba import njit
 from ..core.moves import FOUNDATION, N_ACTIONS, N_SOURCES, N_TARGETS
 from ..core.outcome import LOST, WON
 from ..core.rules import MAX_PILES
-from .engine import SCRATCH_SIZE, apply, foundations_key, legal_actions, pile_key, pile_term, undo
+from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, legal_actions, pile_keys, position_key, undo_keyed
 from .layout import (
     CAP, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_TWRAP, S_BASE, S_CARDS,
     S_FOUND, S_HEIGHT, is_won, token_action, token_card, top,
 )
-from .rng import Z_PILE
 
 # pruning switches (bits of ``prune``)
 PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
@@ -63,67 +62,6 @@ C_ROUND = 8  #: the round (bumped by each restart of a search that keeps its tab
 CTX_SIZE = 10
 
 MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
-PH_SIZE = MAX_PILES + 1  #: per-pile Zobrist keys, then the running sum of their scrambled terms
-
-
-# --------------------------------------------------------------------------
-# the incremental hash
-# --------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def position_key(ph, s):
-    """The engine's ``position_hash``, from the running sum ``ph[MAX_PILES]`` of pile terms."""
-    return ph[MAX_PILES] ^ foundations_key(s)
-
-
-@njit(cache=True)
-def pile_keys(s, r, ph):
-    """Fill ``ph`` (``PH_SIZE`` long) from scratch: every pile's key and the sum of their terms."""
-    total = np.uint64(0)
-    for p in range(r[R_NPILES]):
-        ph[p] = pile_key(s, p)
-        total += pile_term(r, p, ph[p])
-    ph[MAX_PILES] = total
-
-
-@njit(cache=True, inline="always")
-def _rekey(ph, p, r, z):
-    """Toggle ``z`` into pile ``p``'s key and keep the sum of terms."""
-    old = ph[p]
-    ph[p] = old ^ z
-    ph[MAX_PILES] += pile_term(r, p, old ^ z) - pile_term(r, p, old)
-
-
-@njit(cache=True, inline="always")
-def apply_keyed(s, r, ph, action):
-    """The engine's apply, keeping the per-pile Zobrist keys and their sum."""
-    src = action // N_TARGETS
-    dst = action % N_TARGETS
-    if src < MAX_PILES:  # a foundation source changes no pile key (its count is in the foundations' key)
-        h = s[S_HEIGHT + src] - 1
-        card = s[S_CARDS + src * CAP + h]
-        _rekey(ph, src, r, Z_PILE[h, card])
-    else:
-        f = src - MAX_PILES
-        card = f * 13 + (s[S_BASE + f] + s[S_FOUND + f] - 1) % 13
-    if dst != FOUNDATION:
-        _rekey(ph, dst, r, Z_PILE[s[S_HEIGHT + dst], card])
-    return apply(s, r, action)
-
-
-@njit(cache=True, inline="always")
-def undo_keyed(s, r, ph, token):
-    """The engine's undo, keeping the per-pile Zobrist keys and their sum."""
-    undo(s, r, token)
-    action = token_action(token)
-    card = token_card(token)
-    src = action // N_TARGETS
-    dst = action % N_TARGETS
-    if src < MAX_PILES:
-        _rekey(ph, src, r, Z_PILE[s[S_HEIGHT + src] - 1, card])
-    if dst != FOUNDATION:
-        _rekey(ph, dst, r, Z_PILE[s[S_HEIGHT + dst], card])
 
 
 # --------------------------------------------------------------------------

@@ -66,17 +66,17 @@ class CompiledPlayer:
         return f"<CompiledPlayer {self.choice.label}>"
 
     def choose(self, state) -> Move | None:
-        if self._ws[2][M_USED] * 2 >= len(self._ws[0]):  # a longer game than planned: grow the seen-set
+        if self._ws[K.WS_META][M_USED] * 2 >= len(self._ws[K.WS_SEEN]):  # a longer game than planned: grow the seen-set
             self._grow()
         a = P.choose_move(state.array, state.rules_array, self._kind, self._w, self._rng, self._ws)
         return None if a < 0 else Move.from_action(int(a))
 
     def _grow(self) -> None:
-        table, used, meta = self._ws[0], self._ws[1], self._ws[2]
+        table, used, meta = self._ws[K.WS_SEEN], self._ws[K.WS_USED], self._ws[K.WS_META]
         keys = table[used[: meta[M_USED]]]
         done = meta[M_TB_DONE]
         fresh = K.workspace(2 * len(table))
-        self._ws = fresh[:3] + self._ws[3:]
+        self._ws = fresh[:K.WS_META + 1] + self._ws[K.WS_META + 1 :]  # a bigger seen-set; the rest kept
         for h in keys:
-            remember(self._ws[0], self._ws[1], self._ws[2], h)
-        self._ws[2][M_TB_DONE] = done
+            remember(self._ws[K.WS_SEEN], self._ws[K.WS_USED], self._ws[K.WS_META], h)
+        self._ws[K.WS_META][M_TB_DONE] = done

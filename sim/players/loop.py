@@ -1,7 +1,7 @@
 """The play loop, from Python: any player object, one move at a time.
 
 Each position goes through the compiled loop's own step
-(:func:`sim.kernels.play.observe`), which records it and says whether the
+(:func:`sim.kernels.play.observe`, through ``observe_anew``), which records it and says whether the
 game is over, so a Python player's game ends, and is recorded, exactly as
 a compiled player's game inside a chunk.
 """
@@ -19,9 +19,9 @@ from .registry import DEFAULT_MAX_MOVES, Player, PlayerChoice, choose_player, pa
 
 def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
     """Let ``player`` play ``state`` until won, stuck, given up or ``max_moves``; the state is left at the end."""
-    table, used, meta, row, acts, scratch = P.record_buffers(max_moves)
+    ph, table, used, meta, row, acts, scratch = P.record_buffers(max_moves)
     moves: list[Move] = []
-    while P.observe(state.array, state.rules_array, table, used, meta, row, acts, scratch, max_moves) >= 0:
+    while P.observe_anew(state.array, state.rules_array, ph, table, used, meta, row, acts, scratch, max_moves) >= 0:
         move = player.choose(state)
         if move is None:
             row[P.C_RESULT] = GAVE_UP

@@ -89,6 +89,7 @@ def solve(
     prune: int = K.PRUNE_DEFAULT,
     bases: bool = False,
     shorten: bool = True,
+    progress=None,
 ) -> SolveResult:
     """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
 
@@ -99,7 +100,8 @@ def solve(
     :mod:`sim.kernels.search`' pruning switches. ``bases=True`` (games whose
     base is chosen) solves every base rank and reports each verdict.
     ``shorten`` passes a win through :func:`~.shorten.shorten_line` (the depth-first
-    line is often thousands of moves long).
+    line is often thousands of moves long). ``progress(nodes, settled, problems,
+    seconds_left)`` is called as the search goes (``castle solve`` draws it on a terminal).
     """
     game = Game(game) if isinstance(game, str) else game
     state = state_or_position if isinstance(state_or_position, State) else State.from_position(game.rules, state_or_position)
@@ -111,7 +113,7 @@ def solve(
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
     start = clock()
     result, moves, nodes, verdicts = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,
-                                                  start + budget_seconds, table_size, prune, bases)
+                                                  start + budget_seconds, table_size, prune, bases, progress)
     seconds = clock() - start
     if result is Result.WON:
         if shorten:

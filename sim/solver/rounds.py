@@ -168,11 +168,16 @@ class Search:
         self.table = np.zeros((0, 2), np.uint64)
 
 
-def run_until(search: Search, node_limit: int, deadline: float) -> Result | None:
-    """Resume ``search`` in slices until a verdict, ``node_limit`` nodes or ``deadline``; None if unresolved."""
+def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Result | None:
+    """Resume ``search`` in slices until a verdict, ``node_limit`` nodes or ``deadline``; None if unresolved.
+
+    ``tick(nodes)``, if given, hears the search's node count after every slice.
+    """
     while True:
         pause = min(node_limit, search.nodes + SLICE_NODES)
         status = search.run(pause)
+        if tick is not None:
+            tick(search.nodes)
         if status == WON:
             return Result.WON
         if status == LOST:
@@ -182,7 +187,7 @@ def run_until(search: Search, node_limit: int, deadline: float) -> Result | None
 
 
 def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, deadline: float, table_size: int,
-                 prune: int, every_problem: bool) -> tuple[Result, list[Move], int, dict | None]:
+                 prune: int, every_problem: bool, progress=None) -> tuple[Result, list[Move], int, dict | None]:
     """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
 
     ``problems`` maps a key (a base rank, or None) to a start state; any won
@@ -197,6 +202,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     (:class:`Slots`); a problem starved of slots waits, open, for a settled
     one to free its table. Returns the verdict, the winning moves, the nodes
     searched and, with ``every_problem``, each problem's verdict.
+    ``progress(nodes, settled, problems, seconds_left)``, if given, hears how it goes.
     """
     verdicts: dict = {}  # settled problems (unknown too, when a table or path limit means it never will be)
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
@@ -224,7 +230,9 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
                 search = searches[key] = Search(rules_array, problems[key], slots, prune, order=round_no)
             else:
                 search.restart(round_no)
-            verdict = run_until(search, limit, deadline)
+            tick = None if progress is None else (
+                lambda nodes, before=spent: progress(before + nodes, len(verdicts), len(problems), deadline - clock()))
+            verdict = run_until(search, limit, deadline, tick)
             spent += search.nodes
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)

@@ -48,13 +48,15 @@ def schema(extra_columns: tuple[tuple[str, str], ...] | list[tuple[str, str]] = 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` so that ``path`` exists only once complete."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, tmp, compression="zstd")
         with open(tmp, "rb") as f:
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as e:  # a full disk, a read-only folder: say which file, once
+        raise OSError(e.errno, f"cannot write {path}: {e.strerror or e}") from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()

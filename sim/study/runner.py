@@ -346,7 +346,8 @@ def _locked(out: Path) -> Iterator[None]:
 
 
 def _remove_stale_temporaries(out: Path) -> None:
-    for tmp in out.glob("game=*/player=*/.part-*.tmp"):
+    """Temporaries a killed run left (a part or the manifest half written): never read, removed."""
+    for tmp in [*out.glob("game=*/player=*/.part-*.tmp"), *out.glob(f".{MANIFEST}.*.tmp")]:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 
@@ -419,7 +420,10 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
             _warm_up(exp)
             chunks = plan(exp, covered)
             blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
-            jobs = min(jobs, blocks * len(exp.games) * len(exp.players))
+            jobs = min(jobs, blocks * len(exp.games) * len(exp.players))  # never more workers than tasks
+            if jobs > (os.cpu_count() or 1) and backend == "loky":
+                print(f"castle run: --jobs {jobs} is more than this machine's {os.cpu_count()} CPUs; the runs will share them",
+                      file=sys.stderr)
             played, cpu = _execute(chunks, todo, str(out), jobs, backend, client, _want_progress(progress))
         run_info["finished"] = now()
         run_info["cpu_seconds"] = round(cpu, 1)

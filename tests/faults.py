@@ -1,0 +1,44 @@
+"""Run ``castle`` with its writes slowed down, so a kill lands inside them: the fault tests' harness.
+
+``python faults.py SLOW_SECONDS castle-args...`` wraps the dataset's part
+write (``pyarrow.parquet.write_table``), the rename that publishes a part
+and the manifest write, each with a pause before and after, then runs the
+command line in this one process (use ``--jobs 1``: workers would not carry
+the wrapping). Nothing of the package is changed; only what it calls.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+
+def _slowed(fn, slow: float):
+    def wrapper(*args, **kwargs):
+        time.sleep(slow)
+        out = fn(*args, **kwargs)
+        time.sleep(slow)
+        return out
+
+    return wrapper
+
+
+def main() -> None:
+    import pyarrow.parquet as pq
+
+    from sim.cli import main as castle
+    from sim.study import dataset, runner
+
+    slow = float(sys.argv[1])
+    pq.write_table = _slowed(pq.write_table, slow)
+    slowed_os = type(sys)("os_slowed")
+    slowed_os.__dict__.update(os.__dict__)
+    slowed_os.replace = _slowed(os.replace, slow)
+    dataset.os = slowed_os
+    dataset.write_json_atomic = runner.write_json_atomic = _slowed(dataset.write_json_atomic, slow)
+    castle(sys.argv[2:])
+
+
+if __name__ == "__main__":
+    main()
