@@ -164,7 +164,7 @@ def test_evaluation_terms_on_a_small_board():
     ) + "\n:\n:\n:\n:\n"
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
-    bufs = (np.zeros(SCRATCH_SIZE, np.int64),)
+    bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
     w = np.zeros(V.N_WEIGHTS)
     w[V.W_HOME] = 1
     assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 12

@@ -30,8 +30,6 @@ LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << MA
 #: a card's rank and suit, by lookup (no division in the hot loops)
 RANK_OF = np.array([c % 13 for c in range(52)], np.int64)
 SUIT_OF = np.array([c // 13 for c in range(52)], np.int64)
-#: how many bits every 13-bit pile mask has set
-BIT_COUNT = np.array([bin(m).count("1") for m in range(1 << MAX_PILES)], np.int8)
 
 _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
 _ANY_CARD = int(EmptyPile.ANY_CARD)
@@ -111,19 +109,7 @@ def pile_accepts(s, r, card, p):
 
 @njit(cache=True)
 def legal_actions(s, r, out, scratch):
-    """Write the legal actions, ascending, into ``out``; return how many (see :func:`_generate`)."""
-    return _generate(s, r, out, scratch, True)
-
-
-@njit(cache=True)
-def count_actions(s, r, scratch):
-    """How many legal actions ``s`` has (the players' mobility): :func:`_generate` without writing them."""
-    return _generate(s, r, scratch, scratch, False)
-
-
-@njit(cache=True, inline="always")
-def _generate(s, r, out, scratch, write):
-    """The one move generator: the legal actions, ascending, into ``out`` (if ``write``); returns how many.
+    """The one move generator: write the legal actions, ascending, into ``out``; return how many.
 
     Sources are all piles (reserves included), then the foundations whose
     top card may come back; targets are the tableau piles, then the
@@ -132,7 +118,8 @@ def _generate(s, r, out, scratch, write):
     read from a mask of the piles showing the rank above it instead of
     asking every pile: the same moves in the same order, three times
     faster. ``scratch`` holds ``SCRATCH_SIZE`` int64s: each pile's top card
-    (-1: empty), then the 13 masks.
+    (-1: empty), then the 13 masks. (Written out in one function: numba
+    inlining of helpers that take arrays costs reference counting per call.)
     """
     n_piles = r[R_NPILES]
     n_tab = r[R_NTAB]
@@ -175,13 +162,10 @@ def _generate(s, r, out, scratch, write):
             elif wrap:
                 m |= scratch[MAX_PILES]
             m &= ~(1 << src)
-            if write:
-                while m != 0:
-                    out[n] = src * N_TARGETS + LOWEST_BIT[m]
-                    n += 1
-                    m &= m - 1
-            else:
-                n += BIT_COUNT[m]
+            while m != 0:
+                out[n] = src * N_TARGETS + LOWEST_BIT[m]
+                n += 1
+                m &= m - 1
         else:  # every other tableau pile, asked
             for dst in range(n_tab):
                 if dst == src:
@@ -192,12 +176,10 @@ def _generate(s, r, out, scratch, write):
                 else:
                     ok = _fits(card, t, wrap, both_ways, suit_rule)
                 if ok:
-                    if write:
-                        out[n] = src * N_TARGETS + dst
+                    out[n] = src * N_TARGETS + dst
                     n += 1
         if src < MAX_PILES and foundation_accepts(s, r, card):
-            if write:
-                out[n] = src * N_TARGETS + FOUNDATION
+            out[n] = src * N_TARGETS + FOUNDATION
             n += 1
     return n
 

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from ..core.rules import FoundationBase
-from .engine import count_actions, fits
+from .engine import fits, legal_actions
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT
 
 # weight slots of the float64 parameter array every compiled player receives
@@ -42,7 +42,7 @@ _INDEPENDENT = int(FoundationBase.FIRST_CARD_INDEPENDENT)
 
 
 @njit(cache=True)
-def evaluate(s, r, w, target_base, scratch):
+def evaluate(s, r, w, target_base, moves, scratch):
     """The score of position ``s`` under weights ``w``, higher is better::
 
         W_HOME    * cards on the foundations
@@ -60,7 +60,8 @@ def evaluate(s, r, w, target_base, scratch):
     "Next needed card" needs a base rank: the foundation's own once set, else
     the player's target base (``target_base[suit]``, -1 for "unknown": that
     suit's depth term is skipped and its cards are ordered by plain rank).
-    ``scratch`` (``SCRATCH_SIZE``) is the move generator's: mobility is its count.
+    ``moves`` (``N_ACTIONS``) and ``scratch`` (``SCRATCH_SIZE``) are the move
+    generator's buffers: mobility is its count.
     """
     home = 0
     hi = 0
@@ -105,7 +106,7 @@ def evaluate(s, r, w, target_base, scratch):
                 depth_sum += h - 1 - i
             if i > 0 and fits(r, c, s[base + i - 1]):
                 seq += 1
-    mobility = count_actions(s, r, scratch)
+    mobility = legal_actions(s, r, moves, scratch)
     score = (
         w[W_HOME] * home
         - w[W_BALANCE] * (hi - lo)

@@ -57,6 +57,7 @@ def workspace(capacity):
         np.zeros(SCRATCH_SIZE, np.int64),  # 11 move generator scratch
         np.zeros(N_ACTIONS, np.int64),  # 12 the legal actions of the position played
         np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
+        np.zeros(N_ACTIONS, np.int64),  # 14 the evaluation's move buffer (its mobility term)
     )
 
 
@@ -66,7 +67,7 @@ def decide(s, r, kind, w, rng, ws, acts, n):
 
     The caller has remembered ``s`` in the workspace's seen-set, and its pile keys are in the workspace.
     """
-    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph = ws
+    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph, ebuf = ws
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
     if meta[M_TB_DONE] == 0:
@@ -76,12 +77,12 @@ def decide(s, r, kind, w, rng, ws, acts, n):
             tb[:] = -1
         meta[M_TB_DONE] = 1
     if kind == STRATEGIST:
-        return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ph)
-    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ph)
+        return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph)
+    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph)
 
 
 @njit(cache=True)
-def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ph):
+def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph):
     choice = -1
     best_v = -np.inf
     # a foundation move whenever one exists (to an unseen position: in games
@@ -93,7 +94,7 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
             if seen(table, key(ph, s)):
                 undo_keyed(s, r, ph, t)
                 continue
-            v = evaluate(s, r, w, tb, gscratch)
+            v = evaluate(s, r, w, tb, ebuf, gscratch)
             undo_keyed(s, r, ph, t)
             if v > best_v:
                 best_v = v
@@ -108,7 +109,7 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
         if seen(table, key(ph, s)):
             undo_keyed(s, r, ph, t)
             continue
-        v = _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ph)
+        v = _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph)
         undo_keyed(s, r, ph, t)
         if v > best_v:
             best_v = v
@@ -117,18 +118,18 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
 
 
 @njit(cache=True)
-def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ph):
+def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph):
     """Best score reachable from ``s`` in at most ``plies`` moves to unseen positions.
 
     An iterative depth-first search: level ``L`` keeps its children in
     ``stack[L]``; a node's value is the max of its own score and its
     children's, so reaching a good position sooner is never worse.
     """
-    v0 = evaluate(s, r, w, tb, gscratch)
+    v0 = evaluate(s, r, w, tb, ebuf, gscratch)
     if plies <= 0 or is_won(s):
         return v0
     L = 0
-    cnt[0] = _children(s, r, w, tb, width, stack[0], fscratch, gscratch)
+    cnt[0] = _children(s, r, w, tb, width, stack[0], fscratch, gscratch, ebuf)
     idx[0] = 0
     best[0] = v0
     while True:
@@ -139,11 +140,11 @@ def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok,
             if seen(table, key(ph, s)):
                 undo_keyed(s, r, ph, t)
                 continue
-            v = evaluate(s, r, w, tb, gscratch)
+            v = evaluate(s, r, w, tb, ebuf, gscratch)
             if L + 1 < plies and not is_won(s):
                 tok[L] = t
                 L += 1
-                cnt[L] = _children(s, r, w, tb, width, stack[L], fscratch, gscratch)
+                cnt[L] = _children(s, r, w, tb, width, stack[L], fscratch, gscratch, ebuf)
                 idx[L] = 0
                 best[L] = v
             else:
@@ -161,14 +162,14 @@ def _subtree_value(s, r, w, tb, table, plies, width, stack, cnt, idx, best, tok,
 
 
 @njit(cache=True)
-def _children(s, r, w, tb, width, out, fscratch, gscratch):
+def _children(s, r, w, tb, width, out, fscratch, gscratch, ebuf):
     """Legal actions into ``out``; with ``width`` > 0 only the best ``width`` by static score."""
     n = legal_actions(s, r, out, gscratch)
     if width <= 0 or n <= width:
         return n
     for k in range(n):
         t = apply(s, r, out[k])
-        fscratch[k] = evaluate(s, r, w, tb, gscratch)
+        fscratch[k] = evaluate(s, r, w, tb, ebuf, gscratch)
         undo(s, r, t)
     # insertion sort, best first; ties keep the lower action first
     for k in range(1, n):
@@ -185,7 +186,7 @@ def _children(s, r, w, tb, width, out, fscratch, gscratch):
 
 
 @njit(cache=True)
-def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ph):
+def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
     """The rule sheet's advice, made executable.
 
     1. Base rank (Selective Castle): the target chosen from the whole board;
@@ -238,7 +239,7 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ph):
         if seen(table, key(ph, s)):
             undo_keyed(s, r, ph, t)
             continue
-        v = evaluate(s, r, w, tb, gscratch) + bonus
+        v = evaluate(s, r, w, tb, ebuf, gscratch) + bonus
         undo_keyed(s, r, ph, t)
         if into_empty and card % 13 != 12 and w[P_KEEP_EMPTY] != 0 and not _unlocks(s, r, a):
             v -= w[P_KEEP_EMPTY]

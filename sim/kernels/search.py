@@ -195,7 +195,20 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, loc, scores
         pa = token_action(prev_token)
         if pa % N_TARGETS != FOUNDATION:
             moved_pile = pa % N_TARGETS
-    _needed_depths(s, r, loc, need)
+    # how deep each pile's shallowest next-needed card lies (52: none; a foundation source needs nothing)
+    for p in range(need.shape[0]):
+        need[p] = 52
+    for f in range(4):
+        base = s[S_BASE + f]
+        home = s[S_FOUND + f]
+        if base < 0 or home >= 13:
+            continue
+        at = loc[f * 13 + (base + home) % 13]
+        if at >= 0:
+            p = at // CAP
+            depth = s[S_HEIGHT + p] - 1 - (at - p * CAP)
+            if depth < need[p]:
+                need[p] = depth
     # order: foundation moves; moves onto cards, from piles whose needed card
     # is shallowest and onto piles whose needed card is deepest; moves to empty piles
     k = 0
@@ -208,8 +221,16 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, loc, scores
         if dst == FOUNDATION:
             score = 0
         elif s[S_HEIGHT + dst] == 0:
-            if prune & PRUNE_CANONICAL and not _first_of_its_kind(s, n_tab, src, dst):
-                continue
+            if prune & PRUNE_CANONICAL:  # all empty piles are alike: keep the move to the first; a lone card moved is no move
+                if src < n_tab and s[S_HEIGHT + src] == 1:
+                    continue
+                first_empty = -1
+                for p in range(n_tab):  # reserves are never targets
+                    if p != src and s[S_HEIGHT + p] == 0:
+                        first_empty = p
+                        break
+                if dst != first_empty:
+                    continue
             score = 10000 + need[src] * 64
         else:
             score = 1000 + need[src] * 64 + 52 - need[dst]
@@ -225,42 +246,6 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, loc, scores
         kids[off + j] = a
         k += 1
     return k
-
-
-@njit(cache=True, inline="always")
-def _first_of_its_kind(s, n_tab, src, dst):
-    """Of the moves of ``src``'s card to the empty piles, is the one to ``dst`` the one kept?
-
-    All empty piles are alike, so only the first is kept; and a lone
-    tableau card moved to an empty pile leaves the same position.
-    """
-    if src < n_tab and s[S_HEIGHT + src] == 1:
-        return False
-    for p in range(n_tab):  # reserves are never targets
-        if p != src and s[S_HEIGHT + p] == 0:
-            return p == dst
-    return False
-
-
-@njit(cache=True, inline="always")
-def _needed_depths(s, r, loc, need):
-    """``need[p]``: how deep pile ``p``'s shallowest next-needed card lies (52: none), from ``loc``.
-
-    ``need`` has a slot per move source: a foundation (a card coming back) needs nothing, 52.
-    """
-    for p in range(need.shape[0]):
-        need[p] = 52
-    for f in range(4):
-        base = s[S_BASE + f]
-        home = s[S_FOUND + f]
-        if base < 0 or home >= 13:
-            continue
-        at = loc[f * 13 + (base + home) % 13]
-        if at >= 0:
-            p = at // CAP
-            depth = s[S_HEIGHT + p] - 1 - (at - p * CAP)
-            if depth < need[p]:
-                need[p] = depth
 
 
 @njit(cache=True, inline="always")
@@ -312,27 +297,13 @@ def _moved(s, loc, token, undone):
         loc[card] = p * CAP + s[S_HEIGHT + p] - 1
 
 
-@njit(cache=True, inline="always")
-def _forward(s, r, ph, loc, action):
-    """Play ``action`` on the search's position, its hash keys and card locations; return the undo token."""
-    token = apply_keyed(s, r, ph, action)
-    _moved(s, loc, token, False)
-    return token
-
-
-@njit(cache=True, inline="always")
-def _back(s, r, ph, loc, token):
-    """Take back ``token`` on the search's position, its hash keys and card locations."""
-    undo_keyed(s, r, ph, token)
-    _moved(s, loc, token, True)
-
 
 # --------------------------------------------------------------------------
-# Tarjan's components over the path
+# the search: Tarjan's components over the depth-first path
 # --------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _open(tt, comp, scc, slot, d, top, index, epoch):
     """Give the position entered at depth ``d`` (table slot ``slot``) its discovery number; return (top, index)."""
     tt[slot, 1] = epoch | np.uint64(index + 1)
@@ -341,30 +312,6 @@ def _open(tt, comp, scc, slot, d, top, index, epoch):
     comp[d, 2] = top
     scc[top] = slot
     return top + 1, index + 1
-
-
-@njit(cache=True, inline="always")
-def _link(comp, d, low):
-    """Depth ``d`` reaches a position of discovery number ``low`` still open: lower its low link."""
-    if low < comp[d, 1]:
-        comp[d, 1] = low
-
-
-@njit(cache=True, inline="always")
-def _close(tt, comp, scc, d, top):
-    """Every child of depth ``d`` is searched: a component's root marks all of it ``DEAD`` (nothing in it wins), else its low link goes to its parent. Returns the new component-stack height."""
-    if comp[d, 1] == comp[d, 0]:
-        while top > comp[d, 2]:
-            top -= 1
-            tt[scc[top], 1] = DEAD
-    elif comp[d - 1, 1] > comp[d, 1]:
-        comp[d - 1, 1] = comp[d, 1]
-    return top
-
-
-# --------------------------------------------------------------------------
-# the search
-# --------------------------------------------------------------------------
 
 
 @njit(cache=True)
@@ -416,13 +363,19 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     status = RUNNING
     while True:
         if kid_i[d] >= kid_n[d]:  # every child searched: back up
-            if track:
-                top = _close(tt, comp, scc, d, top)
+            if track:  # Tarjan: a component's root marks all of it DEAD (nothing in it wins), else its low link goes up
+                if comp[d, 1] == comp[d, 0]:
+                    while top > comp[d, 2]:
+                        top -= 1
+                        tt[scc[top], 1] = DEAD
+                elif comp[d - 1, 1] > comp[d, 1]:
+                    comp[d - 1, 1] = comp[d, 1]
             if d == 0:
                 status = LOST
                 break
             d -= 1
-            _back(s, r, ph, loc, tokens[d])
+            undo_keyed(s, r, ph, tokens[d])
+            _moved(s, loc, tokens[d], True)
             continue
         if d + 1 >= max_depth or kid_off[d] + kid_n[d] > max_off:
             status = TOO_DEEP  # before the move: the caller may grow the stack and resume
@@ -433,17 +386,19 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         a = kids[kid_off[d] + kid_i[d]]
         kid_i[d] += 1
         if skip_undo and d > 0 and _undoes(s, n_tab, tokens[d - 1], a):
-            if track:  # back to the parent, open on the path: only its discovery number counts
-                _link(comp, d, comp[d - 1, 0])
+            if track and comp[d - 1, 0] < comp[d, 1]:  # back to the parent, open on the path: its discovery number is a low link
+                comp[d, 1] = comp[d - 1, 0]
             continue
-        tok = _forward(s, r, ph, loc, a)
+        tok = apply_keyed(s, r, ph, a)
+        _moved(s, loc, tok, False)
         if is_won(s):
             tokens[d] = tok
             d += 1
             status = WON
             break
         if stored >= max_stored:
-            _back(s, r, ph, loc, tok)
+            undo_keyed(s, r, ph, tok)
+            _moved(s, loc, tok, True)
             kid_i[d] -= 1
             status = TABLE_FULL
             break
@@ -452,9 +407,12 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
             slot = -1 - slot
             seen = tt[slot, 1]
             if not track or seen == DEAD or (seen & ~INDEX_MASK) == epoch:
-                if track and seen != DEAD:  # open in this round: the same component
-                    _link(comp, d, np.int64(seen & INDEX_MASK) - 1)
-                _back(s, r, ph, loc, tok)
+                if track and seen != DEAD:  # open in this round: the same component, its discovery number a low link
+                    low = np.int64(seen & INDEX_MASK) - 1
+                    if low < comp[d, 1]:
+                        comp[d, 1] = low
+                undo_keyed(s, r, ph, tok)
+                _moved(s, loc, tok, True)
                 continue
             # else: left open by an earlier round: search it again
         else:
@@ -462,8 +420,14 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         nodes += 1
         tokens[d] = tok
         d += 1
-        if track:
-            top, index = _open(tt, comp, scc, slot, d, top, index, epoch)
+        if track:  # Tarjan: the new position's discovery number, its low link, and the open-component stack
+            tt[slot, 1] = epoch | np.uint64(index + 1)
+            comp[d, 0] = index
+            comp[d, 1] = index
+            comp[d, 2] = top
+            scc[top] = slot
+            top += 1
+            index += 1
         off = kid_off[d - 1] + kid_n[d - 1]
         kid_off[d] = off
         kid_n[d] = _expand(s, r, prune, tok, True, buf, kids, off, need, loc, scores, scratch, ctx[C_ORDER])
@@ -480,7 +444,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     return status
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _start(s, r, ph, tt, kids, kid_off, kid_n, kid_i, comp, scc, ctx, prune, track, buf, need, loc, scores, scratch):
     """A round's first call: key the piles, enter the start (lost at once if an earlier round proved it), expand it.
 
