@@ -109,6 +109,19 @@ CASES = [
     (["report", "data/small", "--out", "data"], "must not contain each other"),
     (["report", "data/corrupt", "--out", "reports/corrupt"], "rerun the experiment to replace it"),
     (["report", "data/broken-manifest", "--out", "reports/broken"], "no results in"),
+    # castle show
+    (["show", "klondike", "1"], "unknown game"),
+    (["show", "sa", "abc"], "bad deal"),
+    (["show", "sa"], "give a DEAL or --board FILE"),
+    (["show", "bc", "3", "--board", "boards/good.txt"], "give a DEAL or --board FILE"),
+    (["show", "bc", "--board", "boards/token.txt"], "'ZZ' is not a card"),
+    (["show", "bc", "--board", "boards/missing.txt"], "No such file"),
+    (["show", "sa", "1", "--out", "board.jpg"], "unknown extension '.jpg'; use .svg or .png"),
+    (["show", "sa", "1", "--out", "board"], "no extension; use .svg or .png"),
+    (["show", "sa", "1", "--out", "a-file/board.svg"], "not a folder a-file"),
+    (["show", "sa", "1", "--out", "nowhere/board.png"], "no folder nowhere"),
+    (["show", "sa", "1", "--move", "xyz"], "not a move"),
+    (["show", "sa", "1", "--move", "1-9"], "there is no pile 9"),
     # the command itself
     (["frobnicate"], "No such command"),
 ]

@@ -43,11 +43,13 @@ def play(
         return
     state = todo[0].state(g, seed)
     if show:
-        typer.echo(str(state) + "\n")
+        from ..render.text import coloured
+
+        typer.echo(coloured(str(state)) + "\n")
     row = work(todo[0], state=state)
     typer.echo(" ".join(row["moves"]))
     if show:
-        typer.echo("\n" + str(state))
+        typer.echo("\n" + coloured(str(state)))
     base = "" if row["base_rank"] is None else f", base {RANKS[row['base_rank']]}"
     extra = "".join(f", {k} {v}" for k, v in row.get("extra", {}).items())
     typer.echo(f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}")

@@ -221,6 +221,20 @@ class State:
     def __repr__(self) -> str:
         return f"<State {self.rules.slug} home={self.cards_home} moves={len(self.move_stack)}>"
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture (notebooks show it), the last move played outlined (see :mod:`sim.render`)."""
+        from ..render.svg import board_svg
+
+        if not self.move_stack:
+            return board_svg(self)
+        last = self.move_stack[-1]
+        card = None
+        if last.to_foundation:  # the card just founded: the top of the foundation that grew
+            before = self.copy()
+            before.pop()
+            card = before.position().piles[last.source][-1]
+        return board_svg(self, move=last, played=True, card=card)
+
 
 def _array_of(pos: Position) -> np.ndarray:
     """Pack a :class:`Position` into a state array."""
