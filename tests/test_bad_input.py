@@ -122,6 +122,15 @@ CASES = [
     (["show", "sa", "1", "--out", "nowhere/board.png"], "no folder nowhere"),
     (["show", "sa", "1", "--move", "xyz"], "not a move"),
     (["show", "sa", "1", "--move", "1-9"], "there is no pile 9"),
+    # castle replay
+    (["replay", "klondike", "1", "--player", "greedy"], "unknown game"),
+    (["replay", "sa", "x", "--player", "greedy"], "bad deal"),
+    (["replay", "sa", "1"], "Missing option '--player'"),
+    (["replay", "sa", "1", "--player", "nobody"], "unknown player"),
+    (["replay", "sa", "1", "--player", "solver:budget_nodes=0"], "budget_nodes must be at least 1"),
+    (["replay", "sa", "1", "--player", "greedy", "--out", "game.txt"], "unknown extension '.txt'; use .html or .htm"),
+    (["replay", "sa", "1", "--player", "greedy", "--out", "a-file/game.html"], "not a folder a-file"),
+    (["replay", "sa", "1", "--player", "greedy", "--seed", "-1"], "seed -1 is out of range"),
     # the command itself
     (["frobnicate"], "No such command"),
 ]

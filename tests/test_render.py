@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import re
@@ -243,6 +244,70 @@ def test_play_show_colours_suits_on_a_terminal_only():
     assert not re.search(r"\x1b\[31m[A2-9TJQK][CS]", coloured)
     assert "\x1b[" not in _play_show({"NO_COLOR": "1"}, tty=True)
     assert "\x1b[" not in _play_show({}, tty=False)
+
+
+# -- the replay page's contents (the browser test drives it) ------------------------------------
+
+def _page_data(html: str) -> dict:
+    blob = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    return json.loads(blob.replace("<\\/", "</"))
+
+
+def test_replay_page_holds_every_position_of_the_game(tmp_path):
+    from sim.players.loop import play_deal
+    from sim.render.replay import write_replay
+
+    game = Game("streets-and-alleys")
+    rep = write_replay(game, 17, "greedy", 0, tmp_path / "r.html")
+    record = play_deal(game, "greedy", 17, 0)
+    assert [str(m) for m in rep.moves] == [str(m) for m in record.moves] and rep.result == str(record.result)
+    html = (tmp_path / "r.html").read_text()
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    data = _page_data(html)
+    assert len(data["steps"]) == len(rep.moves) + 1
+    state = game.deal(17)
+    for step, move in zip(data["steps"][1:], rep.moves):
+        state.push(move)
+        pos = state.position()
+        assert step["p"] == pos.piles and step["f"] == pos.foundations and step["m"] == str(move)
+    assert html.count('<li data-step="') == len(rep.moves)
+    assert len(glyphs(parse(re.search(r"<svg.*?</svg>", html, re.S).group(0)))) == 52
+
+
+def test_replay_of_a_lost_game_lists_the_legal_moves_where_it_stopped(tmp_path):
+    from sim.render.replay import record_replay, replay_html
+
+    rep = record_replay("sa", 17, "greedy", 0)
+    assert rep.result in ("stuck", "gave_up")
+    html = replay_html(rep)
+    if rep.result == "gave_up":
+        assert rep.legal_at_end and all(str(m) in html for m in rep.legal_at_end)
+        assert "its legal moves" in html
+
+
+def test_replay_with_the_solver_shows_a_proved_loss_as_the_deal(tmp_path):
+    from sim.core.outcome import Result
+    from sim.render.replay import record_replay, replay_html
+    from sim.solver.answer import solve
+
+    game = Game("beleaguered-castle")
+    if solve(game, game.deal(1)).result is not Result.LOST:
+        pytest.skip("deal 1 is no longer a proved loss")
+    rep = record_replay(game, 1, "solver", 0)
+    html = replay_html(rep)
+    assert rep.result == "lost" and rep.moves == [] and len(_page_data(html)["steps"]) == 1
+    assert "proved this deal lost" in html and "proved lost" in html
+
+
+def test_replay_command_writes_the_page_and_refuses_other_extensions(tmp_path):
+    p = subprocess.run(CASTLE + ["replay", "bc", "3", "--player", "greedy", "--out", str(tmp_path / "g.html")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(f"wrote {tmp_path / 'g.html'}")
+    assert (tmp_path / "g.html").read_text().startswith("<!doctype html>")
+    bad = subprocess.run(CASTLE + ["replay", "bc", "3", "--player", "greedy", "--out", str(tmp_path / "g.svg")],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "unknown extension" in bad.stderr and not (tmp_path / "g.svg").exists()
 
 
 def test_card_labels_read_as_a_person_writes_them():

@@ -34,7 +34,7 @@ USER_ERRORS = (UserError, UnknownGameError, UnknownPlayerError, DealError, Board
                IllegalMoveError, OSError)
 
 #: the command groups, in the order ``castle --help`` lists them
-COMMAND_MODULES = ("deal", "play", "solve", "run", "bench", "show")
+COMMAND_MODULES = ("deal", "play", "solve", "run", "bench", "show", "replay")
 
 
 def _version(value: bool) -> None:
