@@ -16,6 +16,7 @@ import pytest
 
 from sim.core.cards import SUITS
 from sim.core.game import Game
+from sim.core.rules import GAMES
 from sim.render.svg import FAN, Layout, card_label
 
 CHROMIUM = "/usr/bin/chromium"
@@ -193,3 +194,19 @@ def test_boards_of_several_games_as_pictures(page):
     assert page.locator("svg.cb-board").count() == 3
     assert page.locator("svg.cb-board .cb-card").count() == 3 * 52
     shot(page, "boards")
+
+
+@pytest.mark.parametrize("slug", [r.slug for r in GAMES])
+def test_every_game_replays_to_the_engines_last_position(page, tmp_path, slug):
+    """Each game's layout (reserves, 13 piles, a dealt foundation card, moves back from a foundation) drawn at both ends."""
+    from sim.render.replay import write_replay
+
+    path = tmp_path / "replay.html"
+    rep = write_replay(slug, 2, "greedy:max_moves=300", 0, path)
+    page.goto(path.as_uri())
+    state = Game(slug).deal(2)
+    check_step(page, state, 0)
+    for m in rep.moves:
+        state.push(m)
+    page.keyboard.press("End")
+    check_step(page, state, len(rep.moves))
