@@ -33,6 +33,7 @@ P_LEVEL = 13  #: rollout, nmcs: nesting level
 P_MAX_MOVES = 14  #: planning players: the move cap (a plan never runs past it)
 P_NOISE = 15  #: nmcs: size of the uniform draw added to each score of its playouts
 P_GROW = 16  #: beam: width factor between restarts (1: none)
+P_PATIENCE = 17  #: beam: layers without a new card home before a beam stops
 N_WEIGHTS = 20  #: room for a few more
 
 WON_BONUS = 1e9

@@ -35,7 +35,7 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from .engine import PH_SIZE, apply_keyed, fits, legal_actions, undo_keyed
-from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_WIDTH, STUCK_PENALTY, evaluate
+from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_PATIENCE, P_WIDTH, STUCK_PENALTY, evaluate
 from .layout import R_FOUND_TO_TAB, S_BASE, S_FOUND, STATE_SIZE, cards_home, is_won, moving_card
 from .seen import key, seen
 
@@ -53,7 +53,6 @@ L_SIZE = 4
 _HOME_SCALE = 1000.0  #: a card home outweighs any difference of the evaluation's other terms
 _MAX_LINKS = 1 << 25  #: beam: parent links kept at most (layers x width)
 MAX_WIDTH = 1 << 16
-STALL = 80  #: beam: layers without a new card home before a beam stops
 
 
 @njit(cache=True)
@@ -183,7 +182,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     earlier layer kept (nor the game saw); the ``width`` best by the
     evaluation, each position once, make the next layer. The search stops
     at a win, an empty layer, ``max_len`` layers, the budget, or
-    ``STALL`` layers without a new card home.
+    ``w[P_PATIENCE]`` layers without a new card home.
     """
     local = np.zeros(1 << 12, np.uint64)
     n_local = 0
@@ -213,6 +212,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     won_j = 0
     won_a = 0
     layers = min(max_len, _MAX_LINKS // width)
+    patience = max(1, np.int64(w[P_PATIENCE]))
     for d in range(layers):
         nc = 0
         for i in range(n_cur):
@@ -292,7 +292,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
         cur, nxt = nxt, cur
         cph, nph = nph, cph
         n_cur = n_nxt
-        if nodes >= budget or d - last_gain >= STALL:
+        if nodes >= budget or d - last_gain >= patience:
             break
     if won_d >= 0:
         length = won_d + 1

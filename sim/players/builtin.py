@@ -98,6 +98,8 @@ def _check_beam(params: dict) -> str | None:
         return f"width must be 1 to {1 << 16}, got {params['width']}"
     if not 1 <= params["grow"] <= 16:
         return f"grow must be 1 (no restart) to 16, got {params['grow']}"
+    if params["patience"] < 1:
+        return f"patience must be 1 or more layers, got {params['patience']}"
     return _check_budget(params)
 
 
@@ -118,6 +120,7 @@ BEAM = PlayerSpec(
         Param("width", 256, "positions kept per layer"),
         Param("grow", 4, "after a beam without a win, another this many times wider while budget is left (1: none)"),
         Param("budget", 2_000_000, "nodes (positions scored) at most per deal"),
+        Param("patience", 80, "a beam stops after this many layers without a new card home"),
         _CHOOSE_BASE,
     ),
     kernel="beam",

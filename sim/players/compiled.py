@@ -38,6 +38,7 @@ SLOTS = {
     "max_moves": V.P_MAX_MOVES,
     "noise": V.P_NOISE,
     "grow": V.P_GROW,
+    "patience": V.P_PATIENCE,
 }
 
 
