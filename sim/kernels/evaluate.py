@@ -28,7 +28,13 @@ P_WIDTH = 8  #: children expanded per searched node by static score (0 = all)
 P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
 P_CHOOSE_BASE = 10  #: strategist: pick the base rank from the whole board
 W_MOBILITY = 11
-N_WEIGHTS = 16  #: room for a few more
+P_BUDGET = 12  #: planning players: nodes per deal
+P_LEVEL = 13  #: rollout, nmcs: nesting level
+P_MAX_MOVES = 14  #: planning players: the move cap (a plan never runs past it)
+P_NOISE = 15  #: nmcs: size of the uniform draw added to each score of its playouts
+P_GROW = 16  #: beam: width factor between restarts (1: none)
+P_PATIENCE = 17  #: beam: layers without a new card home before a beam stops
+N_WEIGHTS = 20  #: room for a few more
 
 WON_BONUS = 1e9
 STUCK_PENALTY = 1e6

@@ -24,13 +24,14 @@ from .engine import PH_SIZE, SCRATCH_SIZE, apply, apply_keyed, foundation_accept
 from .evaluate import P_CHOOSE_BASE, P_DEPTH, P_KEEP_EMPTY, P_WIDTH, W_WRAP, choose_target_bases, evaluate
 from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, is_won, moving_card
 from .rng import rand_below
+from .ladder import BEAM, L_SIZE, NMCS, ROLLOUT, plan_decide
 from .seen import M_TB_DONE, META_SIZE, key, seen
 
 RANDOM = 0
 GREEDY = 1
 STRATEGIST = 2
 #: the kinds by the name a player spec gives (:class:`sim.players.registry.PlayerSpec` ``kernel``)
-KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST}
+KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "beam": BEAM, "rollout": ROLLOUT, "nmcs": NMCS}
 
 MAX_SEARCH_DEPTH = 8
 
@@ -58,6 +59,9 @@ def workspace(capacity):
         np.zeros(N_ACTIONS, np.int64),  # 12 the legal actions of the position played
         np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
         np.zeros(N_ACTIONS, np.int64),  # 14 the evaluation's move buffer (its mobility term)
+        np.zeros(capacity, np.int64),  # 15 planning players (kernels/ladder.py): the line they replay
+        np.zeros(capacity, np.uint64),  # 16 the key of the position before each of its moves
+        np.zeros(L_SIZE, np.int64),  # 17 its length, next move, nodes spent, moves played
     )
 
 
@@ -67,15 +71,18 @@ def decide(s, r, kind, w, rng, ws, acts, n):
 
     The caller has remembered ``s`` in the workspace's seen-set, and its pile keys are in the workspace.
     """
-    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph, ebuf = ws
+    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph, ebuf, plan, plan_keys, lm = ws
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
-    if meta[M_TB_DONE] == 0:
+    if meta[M_TB_DONE] == 0:  # the deal's first decision
         if w[P_CHOOSE_BASE] != 0:
             choose_target_bases(s, r, tb, depth)
         else:
             tb[:] = -1
         meta[M_TB_DONE] = 1
+        lm[:] = 0
+    if kind >= BEAM:
+        return plan_decide(s, r, kind, w, rng, plan, plan_keys, lm, table, tb, ph, ebuf, gscratch)
     if kind == STRATEGIST:
         return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph)
     return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph)

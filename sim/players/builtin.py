@@ -81,6 +81,80 @@ STRATEGIST = PlayerSpec(
     check=_check_strategist,
 )
 
+MAX_BUDGET = 1_000_000_000
+MAX_LEVEL = 3
+
+
+def _check_budget(params: dict) -> str | None:
+    if not 1 <= params["budget"] <= MAX_BUDGET:
+        return f"budget must be 1 to {MAX_BUDGET:,} nodes, got {params['budget']}"
+    if params.get("choose_base", 0) not in (0, 1):
+        return f"choose_base must be 0 or 1, got {params['choose_base']}"
+    return None
+
+
+def _check_beam(params: dict) -> str | None:
+    if not 1 <= params["width"] <= 1 << 16:
+        return f"width must be 1 to {1 << 16}, got {params['width']}"
+    if not 1 <= params["grow"] <= 16:
+        return f"grow must be 1 (no restart) to 16, got {params['grow']}"
+    if params["patience"] < 1:
+        return f"patience must be 1 or more layers, got {params['patience']}"
+    return _check_budget(params)
+
+
+def _check_nested(params: dict) -> str | None:
+    if not 1 <= params["level"] <= MAX_LEVEL:
+        return f"level must be 1 to {MAX_LEVEL}, got {params['level']}"
+    if params.get("noise", 0.0) < 0:
+        return f"noise must be 0 or more, got {params['noise']}"
+    return _check_budget(params)
+
+
+_CHOOSE_BASE = Param("choose_base", 1, "1: aim the evaluation at the base rank chosen from the whole board (Selective Castle)")
+
+BEAM = PlayerSpec(
+    "beam",
+    "Beam search over the evaluation, each position once; plays the first won line found, else the line to the best position.",
+    EVAL_PARAMS + (
+        Param("width", 256, "positions kept per layer"),
+        Param("grow", 4, "after a beam without a win, another this many times wider while budget is left (1: none)"),
+        Param("budget", 2_000_000, "nodes (positions scored) at most per deal"),
+        Param("patience", 80, "a beam stops after this many layers without a new card home"),
+        _CHOOSE_BASE,
+    ),
+    kernel="beam",
+    salt=5,
+    check=_check_beam,
+)
+
+ROLLOUT = PlayerSpec(
+    "rollout",
+    "Iterated rollouts: each move to the child whose level-1-lower playout ends best (level 0: greedy).",
+    EVAL_PARAMS + (
+        Param("level", 1, "nesting level (1: greedy playouts from every child)"),
+        Param("budget", 2_000_000, "nodes (positions scored) at most per deal; then greedy"),
+        _CHOOSE_BASE,
+    ),
+    kernel="rollout",
+    salt=6,
+    check=_check_nested,
+)
+
+NMCS = PlayerSpec(
+    "nmcs",
+    "Nested Monte-Carlo search over noisy greedy playouts, the best line of each level remembered and followed.",
+    EVAL_PARAMS + (
+        Param("level", 2, "nesting level (1: one playout from every child)"),
+        Param("noise", 3.0, "playouts add a uniform draw below this to each child's score"),
+        Param("budget", 2_000_000, "nodes (positions scored) at most per deal; then greedy"),
+        _CHOOSE_BASE,
+    ),
+    kernel="nmcs",
+    salt=7,
+    check=_check_nested,
+)
+
 SOLVER = PlayerSpec(
     "solver",
     "The exact solver: won (with a replayed solution), lost (proved) or unknown (budget spent).",
@@ -95,4 +169,4 @@ SOLVER = PlayerSpec(
     check=_check_solver,
 )
 
-BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, SOLVER)
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, SOLVER)

@@ -33,6 +33,12 @@ SLOTS = {
     "keep_empty": V.P_KEEP_EMPTY,
     "choose_base": V.P_CHOOSE_BASE,
     "mobility": V.W_MOBILITY,
+    "budget": V.P_BUDGET,
+    "level": V.P_LEVEL,
+    "max_moves": V.P_MAX_MOVES,
+    "noise": V.P_NOISE,
+    "grow": V.P_GROW,
+    "patience": V.P_PATIENCE,
 }
 
 
