@@ -89,4 +89,5 @@ def players() -> None:
         typer.echo(f"{name:<{width}}  [{kind}] {spec.summary}")
         pw = max((len(f"{p.name}={p.default}") for p in spec.all_params), default=0)
         for p in spec.all_params:
-            typer.echo(f"{'':<{width}}    {f'{p.name}={p.default}':<{pw}}  {p.help}")
+            allowed = f" ({p.range_text})" if p.range_text else ""
+            typer.echo(f"{'':<{width}}    {f'{p.name}={p.default}':<{pw}}  {p.help}{allowed}")

@@ -37,7 +37,7 @@ from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from .engine import PH_SIZE, apply_keyed, fits, legal_actions, undo_keyed
 from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_PATIENCE, P_WIDTH, STUCK_PENALTY, evaluate
 from .layout import R_FOUND_TO_TAB, S_BASE, S_FOUND, STATE_SIZE, cards_home, is_won, moving_card
-from .seen import key, seen
+from .seen import key, power_of_two_at_least, seen, slot
 
 BEAM = 3
 ROLLOUT = 4
@@ -111,26 +111,9 @@ def _forced(s, r, acts, n):
 
 
 @njit(cache=True)
-def _table_size(n):
-    cap = 64
-    while cap < 2 * n + 64:
-        cap *= 2
-    return cap
-
-
-@njit(cache=True)
-def _slot(table, h):
-    mask = np.uint64(table.shape[0] - 1)
-    i = np.int64(h & mask)
-    while table[i] != 0 and table[i] != h:
-        i = np.int64((np.uint64(i) + np.uint64(1)) & mask)
-    return i
-
-
-@njit(cache=True)
 def _add(table, h):
     """Insert ``h``; False if it was there already."""
-    i = _slot(table, h)
+    i = slot(table, h)
     if table[i] == h:
         return False
     table[i] = h
@@ -144,7 +127,7 @@ def _set_on(table, flags, h, on):
     ``flags[-1]`` counts the keys; a set three-quarters full takes no new
     ones (a playout may then pass a position twice; its length still bounds it).
     """
-    i = _slot(table, h)
+    i = slot(table, h)
     if table[i] == 0:
         if 4 * (flags[-1] + 1) > 3 * table.shape[0]:
             return
@@ -155,7 +138,7 @@ def _set_on(table, flags, h, on):
 
 @njit(cache=True)
 def _on_path(table, flags, h):
-    i = _slot(table, h)
+    i = slot(table, h)
     return table[i] == h and flags[i] != 0
 
 
@@ -170,7 +153,7 @@ def _grown(table, used):
     big = np.zeros(2 * table.shape[0], np.uint64)
     for i in range(table.shape[0]):
         if table[i] != 0:
-            big[_slot(big, table[i])] = table[i]
+            big[slot(big, table[i])] = table[i]
     return big
 
 
@@ -227,7 +210,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
                 a = acts[k]
                 t = apply_keyed(st, r, p, a)
                 h = key(p, st)
-                if seen(game, h) or local[_slot(local, h)] == h:
+                if seen(game, h) or local[slot(local, h)] == h:
                     undo_keyed(st, r, p, t)
                     continue
                 nodes += 1
@@ -379,6 +362,29 @@ def policy_step(s, r, w, tb, ph, game, path, flags, acts, noise, rng, ebuf, gscr
 
 
 @njit(cache=True)
+def _advance(s, r, w, tb, ph, path, flags, a, n, at, best, toks, out, ebuf, gscratch):
+    """Move ``n`` of a line: play ``a``, put the position on the path, record the move.
+
+    Returns the line's (moves, moves up to its best position, best score) after it.
+    """
+    toks[n] = apply_keyed(s, r, ph, a)
+    _set_on(path, flags, key(ph, s), 1)
+    out[n] = a
+    v = score(s, r, w, tb, ebuf, gscratch)
+    if v > best:
+        return n + 1, n + 1, v
+    return n + 1, at, best
+
+
+@njit(cache=True)
+def _unwind(s, r, ph, path, flags, toks, n):
+    """Take the line's ``n`` moves back, and their positions off the path: ``s`` is as the line found it."""
+    for k in range(n - 1, -1, -1):
+        _set_on(path, flags, key(ph, s), 0)
+        undo_keyed(s, r, ph, toks[k])
+
+
+@njit(cache=True)
 def playout(s, r, w, tb, ph, game, path, flags, max_len, noise, rng, spent, out, ebuf, gscratch):
     """Level 0 played from ``s`` to its end (won, no move, ``max_len`` moves): its moves into ``out``.
 
@@ -395,17 +401,8 @@ def playout(s, r, w, tb, ph, game, path, flags, max_len, noise, rng, spent, out,
         spent[0] += nodes
         if a < 0:
             break
-        toks[n] = apply_keyed(s, r, ph, a)
-        _set_on(path, flags, key(ph, s), 1)
-        out[n] = a
-        n += 1
-        v = score(s, r, w, tb, ebuf, gscratch)
-        if v > best:
-            best = v
-            at = n
-    for k in range(n - 1, -1, -1):
-        _set_on(path, flags, key(ph, s), 0)
-        undo_keyed(s, r, ph, toks[k])
+        n, at, best = _advance(s, r, w, tb, ph, path, flags, a, n, at, best, toks, out, ebuf, gscratch)
+    _unwind(s, r, ph, path, flags, toks, n)
     return n, at, best
 
 
@@ -473,17 +470,8 @@ def nested(level, s, r, w, tb, ph, game, path, flags, max_len, noise, memo, rng,
             break
         if memo and memo_len > n:
             choice = memo_line[n]
-        toks[n] = apply_keyed(s, r, ph, choice)
-        _set_on(path, flags, key(ph, s), 1)
-        out[n] = choice
-        n += 1
-        v = score(s, r, w, tb, ebuf, gscratch)
-        if v > best:
-            best = v
-            at = n
-    for k in range(n - 1, -1, -1):
-        _set_on(path, flags, key(ph, s), 0)
-        undo_keyed(s, r, ph, toks[k])
+        n, at, best = _advance(s, r, w, tb, ph, path, flags, choice, n, at, best, toks, out, ebuf, gscratch)
+    _unwind(s, r, ph, path, flags, toks, n)
     return n + tail, at, best
 
 
@@ -517,7 +505,7 @@ def plan_decide(s, r, kind, w, rng, plan, plan_keys, lm, game, tb, ph, ebuf, gsc
         if kind == BEAM:
             n, spent = plan_beam(s, r, w, tb, ph, game, budget, max_len, plan, ebuf, gscratch)
         else:
-            cap = _table_size(budget + max_len)
+            cap = power_of_two_at_least(2 * (budget + max_len) + 64)
             path = np.zeros(cap, np.uint64)
             flags = np.zeros(cap + 1, np.int64)
             _set_on(path, flags, h, 1)

@@ -19,17 +19,23 @@ META_SIZE = 2
 
 
 @njit(cache=True)
-def capacity(max_moves):
-    """Slots for a game of at most ``max_moves`` moves: a power of two at least twice its positions."""
+def power_of_two_at_least(n):
+    """The smallest power of two that is at least ``n`` and 64: the size of every hash set of the kernels."""
     cap = 64
-    while cap < 2 * (max_moves + 2):
+    while cap < n:
         cap *= 2
     return cap
 
 
+@njit(cache=True)
+def capacity(max_moves):
+    """Slots for a game of at most ``max_moves`` moves: a power of two at least twice its positions."""
+    return power_of_two_at_least(2 * (max_moves + 2))
+
+
 @njit(cache=True, inline="always")
-def _slot(table, h):
-    """Slot holding ``h``, or the empty slot where it would go (0 marks empty)."""
+def slot(table, h):
+    """Slot holding ``h``, or the empty slot where it would go (0 marks empty): the probe of every hash set here."""
     mask = np.uint64(table.shape[0] - 1)
     i = np.int64(h & mask)
     while table[i] != 0 and table[i] != h:
@@ -49,12 +55,12 @@ def key(ph, s):
 
 @njit(cache=True)
 def seen(table, h):
-    return table[_slot(table, h)] == h
+    return table[slot(table, h)] == h
 
 
 @njit(cache=True)
 def remember(table, used, meta, h):
-    i = _slot(table, h)
+    i = slot(table, h)
     if table[i] == 0:
         table[i] = h
         used[meta[M_USED]] = i

@@ -23,29 +23,20 @@ EVAL_PARAMS = (
 )
 
 
-def _check_search(params: dict) -> str | None:
-    from ..kernels.players import MAX_SEARCH_DEPTH
+def _check_depth(params: dict) -> str | None:
+    from ..kernels.players import MAX_SEARCH_DEPTH  # (only when a player is chosen: listing loads no kernel)
 
     if not 1 <= params["depth"] <= MAX_SEARCH_DEPTH:
         return f"depth must be 1 to {MAX_SEARCH_DEPTH}, got {params['depth']}"
-    if params["width"] < 0:
-        return f"width must be 0 (all) or more, got {params['width']}"
-    return None
-
-
-def _check_strategist(params: dict) -> str | None:
-    if params["choose_base"] not in (0, 1):
-        return f"choose_base must be 0 or 1, got {params['choose_base']}"
     return None
 
 
 def _check_solver(params: dict) -> str | None:
-    if params["bases"] not in (0, 1):
-        return f"bases must be 0 or 1, got {params['bases']}"
     return check_limits(params["budget_nodes"], params["budget_seconds"], params["table_size"])
 
 
 RANDOM = PlayerSpec("random", "Uniform random legal move: the floor every other player must beat.", kernel="random", salt=1)
+
 
 def _searching(name: str, summary: str, depth: int, depth_help: str, salt: int) -> PlayerSpec:
     """Greedy and lookahead: the same kernel and parameters, different default depths and streams."""
@@ -54,11 +45,11 @@ def _searching(name: str, summary: str, depth: int, depth_help: str, salt: int) 
         summary,
         EVAL_PARAMS + (
             Param("depth", depth, depth_help),
-            Param("width", 0, "children searched per position, best first (0: all)"),
+            Param("width", 0, "children searched per position, best first (0: all)", lo=0),
         ),
         kernel="greedy",
         salt=salt,
-        check=_check_search,
+        check=_check_depth,
     )
 
 
@@ -74,85 +65,48 @@ STRATEGIST = PlayerSpec(
         Param("balance", 1.0, "penalty per card the leading suit is ahead of the last"),
         Param("wrap", 2.0, "bonus for putting a King on an Ace (games whose tableau wraps)"),
         Param("keep_empty", 2.0, "cost of filling an empty pile with anything but a King without uncovering a card that can then move"),
-        Param("choose_base", 1, "1: choose the base rank from the whole board (sum of depths of its four cards)"),
+        Param("choose_base", 1, "1: choose the base rank from the whole board (sum of depths of its four cards)", lo=0, hi=1),
     ),
     kernel="strategist",
     salt=4,
-    check=_check_strategist,
 )
 
 MAX_BUDGET = 1_000_000_000
 MAX_LEVEL = 3
 
 
-def _check_budget(params: dict) -> str | None:
-    if not 1 <= params["budget"] <= MAX_BUDGET:
-        return f"budget must be 1 to {MAX_BUDGET:,} nodes, got {params['budget']}"
-    if params.get("choose_base", 0) not in (0, 1):
-        return f"choose_base must be 0 or 1, got {params['choose_base']}"
-    return None
+def _planning(name: str, salt: int, summary: str, *own: Param, budget_help: str = "nodes (positions scored) at most per deal; then greedy") -> PlayerSpec:
+    """Beam, rollout and nmcs: the evaluation's weights, their own parameters, a node budget per deal, the base aim."""
+    return PlayerSpec(
+        name,
+        summary,
+        EVAL_PARAMS + own + (
+            Param("budget", 2_000_000, budget_help, lo=1, hi=MAX_BUDGET),
+            Param("choose_base", 1, "1: aim the evaluation at the base rank chosen from the whole board (Selective Castle)", lo=0, hi=1),
+        ),
+        kernel=name,
+        salt=salt,
+    )
 
 
-def _check_beam(params: dict) -> str | None:
-    if not 1 <= params["width"] <= 1 << 16:
-        return f"width must be 1 to {1 << 16}, got {params['width']}"
-    if not 1 <= params["grow"] <= 16:
-        return f"grow must be 1 (no restart) to 16, got {params['grow']}"
-    if params["patience"] < 1:
-        return f"patience must be 1 or more layers, got {params['patience']}"
-    return _check_budget(params)
-
-
-def _check_nested(params: dict) -> str | None:
-    if not 1 <= params["level"] <= MAX_LEVEL:
-        return f"level must be 1 to {MAX_LEVEL}, got {params['level']}"
-    if params.get("noise", 0.0) < 0:
-        return f"noise must be 0 or more, got {params['noise']}"
-    return _check_budget(params)
-
-
-_CHOOSE_BASE = Param("choose_base", 1, "1: aim the evaluation at the base rank chosen from the whole board (Selective Castle)")
-
-BEAM = PlayerSpec(
-    "beam",
+BEAM = _planning(
+    "beam", 5,
     "Beam search over the evaluation, each position once; plays the first won line found, else the line to the best position.",
-    EVAL_PARAMS + (
-        Param("width", 256, "positions kept per layer"),
-        Param("grow", 4, "after a beam without a win, another this many times wider while budget is left (1: none)"),
-        Param("budget", 2_000_000, "nodes (positions scored) at most per deal"),
-        Param("patience", 80, "a beam stops after this many layers without a new card home"),
-        _CHOOSE_BASE,
-    ),
-    kernel="beam",
-    salt=5,
-    check=_check_beam,
+    Param("width", 256, "positions kept per layer", lo=1, hi=1 << 16),
+    Param("grow", 4, "after a beam without a win, another this many times wider while budget is left (1: none)", lo=1, hi=16),
+    Param("patience", 80, "a beam stops after this many layers without a new card home", lo=1),
+    budget_help="nodes (positions scored) at most per deal",
 )
-
-ROLLOUT = PlayerSpec(
-    "rollout",
+ROLLOUT = _planning(
+    "rollout", 6,
     "Iterated rollouts: each move to the child whose level-1-lower playout ends best (level 0: greedy).",
-    EVAL_PARAMS + (
-        Param("level", 1, "nesting level (1: greedy playouts from every child)"),
-        Param("budget", 2_000_000, "nodes (positions scored) at most per deal; then greedy"),
-        _CHOOSE_BASE,
-    ),
-    kernel="rollout",
-    salt=6,
-    check=_check_nested,
+    Param("level", 1, "nesting level (1: greedy playouts from every child)", lo=1, hi=MAX_LEVEL),
 )
-
-NMCS = PlayerSpec(
-    "nmcs",
+NMCS = _planning(
+    "nmcs", 7,
     "Nested Monte-Carlo search over noisy greedy playouts, the best line of each level remembered and followed.",
-    EVAL_PARAMS + (
-        Param("level", 2, "nesting level (1: one playout from every child)"),
-        Param("noise", 3.0, "playouts add a uniform draw below this to each child's score"),
-        Param("budget", 2_000_000, "nodes (positions scored) at most per deal; then greedy"),
-        _CHOOSE_BASE,
-    ),
-    kernel="nmcs",
-    salt=7,
-    check=_check_nested,
+    Param("level", 2, "nesting level (1: one playout from every child)", lo=1, hi=MAX_LEVEL),
+    Param("noise", 3.0, "playouts add a uniform draw below this to each child's score", lo=0.0),
 )
 
 SOLVER = PlayerSpec(
@@ -162,7 +116,7 @@ SOLVER = PlayerSpec(
         Param("budget_nodes", DEFAULT_BUDGET_NODES, "nodes searched at most per deal"),
         Param("budget_seconds", DEFAULT_BUDGET_SECONDS, "CPU seconds at most per deal"),
         Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each; all bases together)"),
-        Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)"),
+        Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)", lo=0, hi=1),
     ),
     play_deal="sim.solver.player:play_deal",
     extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16")),

@@ -49,14 +49,23 @@ class UnknownPlayerError(KeyError):
 
 @dataclass(frozen=True)
 class Param:
-    """One player parameter: its name, default (whose type it keeps) and meaning."""
+    """One player parameter: its name, default (whose type it keeps), meaning and allowed range."""
 
     name: str
     default: int | float
     help: str
+    lo: int | float | None = None  #: the smallest value allowed (None: any)
+    hi: int | float | None = None  #: the largest value allowed (None: any)
+
+    @property
+    def range_text(self) -> str:
+        """The allowed values in words: "0 or 1", "1 to 16", "at least 1", or ""."""
+        if self.lo is not None and self.hi is not None:
+            return f"{self.lo} or {self.hi}" if self.hi == self.lo + 1 and isinstance(self.default, int) else f"{self.lo:,} to {self.hi:,}"
+        return f"at least {self.lo:,}" if self.lo is not None else (f"at most {self.hi:,}" if self.hi is not None else "")
 
     def coerce(self, value: Any, player: str) -> int | float:
-        """``value`` (text from the command line, or a TOML value) as this parameter's type."""
+        """``value`` (text from the command line, or a TOML value) as this parameter's type, within its range."""
         kind = type(self.default)
         try:
             if isinstance(value, bool):
@@ -75,10 +84,12 @@ class Param:
             raise UnknownPlayerError(
                 f"player {player}: parameter {self.name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"
             ) from None
+        if (self.lo is not None and out < self.lo) or (self.hi is not None and out > self.hi):
+            raise UnknownPlayerError(f"player {player}: {self.name} must be {self.range_text}, got {out}")
         return out
 
 
-MAX_MOVES_PARAM = Param("max_moves", DEFAULT_MAX_MOVES, "move cap: the game is given up after this many moves")
+MAX_MOVES_PARAM = Param("max_moves", DEFAULT_MAX_MOVES, "move cap: the game is given up after this many moves", lo=1)
 
 
 def resolve(ref: Any) -> Any:
@@ -249,7 +260,7 @@ def choose_player(name: str, params: dict[str, Any] | None = None) -> PlayerChoi
             options = ", ".join(known) or "none"
             raise UnknownPlayerError(f"player {spec.name} has no parameter {k!r} (parameters: {options})")
         values[k] = known[k].coerce(v, spec.name)
-    if values["max_moves"] < 1:
+    if values["max_moves"] < 1:  # a plug-in's own max_moves may have no range
         raise UnknownPlayerError(f"player {spec.name}: max_moves must be at least 1, got {values['max_moves']}")
     problem = spec.check(values) if spec.check else None
     if problem:
