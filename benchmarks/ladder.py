@@ -11,12 +11,12 @@ import argparse
 
 import numpy as np
 
-from sim.core.rules import find_game
+from sim.core.rules import STUDY_GAMES, find_game
 from sim.players.registry import parse_player
 from sim.study.experiment import parse_deal_range
 from sim.study.runner import play_rows
 
-GAMES = ("selective-castle", "streets-and-alleys", "beleaguered-castle")
+GAMES = tuple(g.slug for g in STUDY_GAMES)
 
 
 def main() -> None:

@@ -50,4 +50,34 @@ def drop_stale_cache(folder: Path = _HERE, sources: list[Path] | None = None) ->
     return True
 
 
+#: what numba's target initialisation imports for features no kernel here uses:
+#: SciPy's BLAS (``np.dot`` and its kin) and cffi (calling C through cffi)
+_UNUSED_BY_KERNELS = ("scipy.linalg.cython_blas", "cffi")
+
+
+def init_numba_lean() -> None:
+    """Initialise numba's CPU target now, without loading SciPy's linear algebra or cffi.
+
+    numba's first compile or cache load initialises its whole CPU target,
+    which imports ``scipy.linalg`` only to learn whether BLAS is there, and
+    cffi to support calls through it: about 0.25 s of every command that
+    plays or solves, for features no kernel here uses. Those not loaded yet
+    are hidden for that moment (numba then registers neither) and are
+    importable again afterwards, for the analysis or anyone else.
+    """
+    import sys
+
+    from numba.core.registry import cpu_target
+
+    hidden = [m for m in _UNUSED_BY_KERNELS if m not in sys.modules and m.rpartition(".")[0] not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  (an import of it now fails at once)
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        for name in hidden:
+            del sys.modules[name]
+
+
 drop_stale_cache()
+init_numba_lean()

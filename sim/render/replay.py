@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.board import Position
-from ..core.cards import SUITS, rank_of, suit_of
+from ..core.cards import RANKS, SUITS, rank_of, suit_of
 from ..core.deals import DEFAULT_SEED
 from ..core.moves import Move
 from ..core.rules import MAX_PILES, Rules
@@ -167,6 +167,7 @@ def replay_html(rep: Replay) -> str:
         "layout": lay.to_json(),
         "fanH": FAN, "cardH": CARD_H,
         "nTableau": rules.n_tableau,
+        "ranks": RANKS, "suits": SUITS,
         "steps": steps,
         "result": rep.result,
     }
@@ -232,7 +233,7 @@ _SCRIPT = r"""
 (function () {
   var data = JSON.parse(document.getElementById('replay-data').textContent);
   var steps = data.steps, lay = data.layout, last = steps.length - 1;
-  var RANKS = 'A23456789TJQK', SUITS = 'CDHS';
+  var RANKS = data.ranks, SUITS = data.suits;
   var svg = document.querySelector('.board svg');
   var layer = svg.querySelector('.cb-cards');
   var glyph = {};

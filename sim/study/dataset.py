@@ -12,10 +12,8 @@ the parts and nothing else.
 from __future__ import annotations
 
 import contextlib
-import datetime as _dt
 import json
 import os
-import subprocess
 from pathlib import Path
 
 import pyarrow as pa
@@ -66,29 +64,3 @@ def write_json_atomic(data: dict, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)
-
-
-def now() -> str:
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
-
-
-def package_version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("castle-sim")
-    except PackageNotFoundError:
-        return None
-
-
-def git_commit() -> str | None:
-    """The commit of the code that runs (``-dirty`` if it has changes), or None outside a checkout."""
-    here = Path(__file__).resolve().parent
-    try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5)
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=here, capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if rev.returncode != 0:
-        return None
-    return rev.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")

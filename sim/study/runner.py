@@ -49,8 +49,9 @@ from ..kernels.layout import rules_array
 from ..players.compiled import kind_of, weights
 from ..players.loop import play_choice
 from ..players.registry import PlayerChoice
-from .dataset import MANIFEST, git_commit, now, package_version, schema, write_atomic, write_json_atomic
+from .dataset import MANIFEST, schema, write_atomic, write_json_atomic
 from .experiment import Experiment, ExperimentError
+from .provenance import git_commit, now, package_version
 
 LOCK = "_lock"
 #: the rules dialect every row records: the rule sheet's own (other programs' dialects are not modelled yet)
