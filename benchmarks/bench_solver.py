@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--csv", help="write per-deal rows here")
     ap.add_argument("--through-cli", action="store_true",
                     help="also time ours as a user meets it: one `castle solve --board DIR --json` process for all boards")
+    ap.add_argument("--jobs", type=int, default=1, help="with --through-cli: the command's --jobs (1: one solver, as fc-solve)")
     args = ap.parse_args(argv)
     if not fcsolve.available():
         print("bench_solver: fc-solve is not installed (apt-get install freecell-solver-bin)", file=sys.stderr)
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         cli_seconds, cli_verdicts = through_cli(game, rows, args)
         same = all(cli_verdicts[r["deal"]] == r["ours"] or "unknown" in (cli_verdicts[r["deal"]], r["ours"]) for r in rows)
         fc_total = sum(r["fc_seconds"] for r in rows)
-        print(f"\nthrough the command line (one `castle solve --board` call, whole process): {cli_seconds:.1f} s "
+        print(f"\nthrough the command line (one `castle solve --board` call, --jobs {args.jobs}, whole process): {cli_seconds:.1f} s "
               f"against fc-solve's {fc_total:.1f} s summed: ratio {cli_seconds / max(fc_total, 1e-9):.3f}; "
               f"verdicts as in process: {'yes' if same else 'NO'}")
     fc_t = sum(r["fc_seconds"] for r in rows)
@@ -98,7 +99,7 @@ def through_cli(game: Game, rows: list[dict], args) -> tuple[float, dict[int, st
         for r in rows:
             (Path(folder) / f"deal-{r['deal']:06d}.txt").write_text(game.deal(r["deal"], args.seed).board_text())
         cmd = [sys.executable, "-c", "from sim.cli import main; main()", "solve", game.rules.slug, "--board", folder,
-               "--json", "--budget-seconds", str(args.cap), "--budget-nodes", str(DEFAULT_BUDGET_NODES * 100)]
+               "--json", "--budget-seconds", str(args.cap), "--budget-nodes", str(DEFAULT_BUDGET_NODES * 100), "--jobs", str(args.jobs)]
         start = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         seconds = time.perf_counter() - start
