@@ -66,7 +66,7 @@ CASES = [
     (["play", "sa", "1", "--player", "greedy:depht=2"], "no parameter 'depht'"),
     (["play", "sa", "1", "--player", "greedy:depth=x"], "must be an integer"),
     (["play", "sa", "1", "--player", "greedy:depth=1,depth=2"], "given twice"),
-    (["play", "sa", "1", "--player", "strategist:choose_base=7"], "choose_base must be 0 or 1"),
+    (["play", "sa", "1", "--player", "strategist:choose_base=7"], "choose_base must be 0 to 2"),
     (["play", "sa", "1", "--max-moves", "0"], "max-moves"),
     (["players", "--frob"], "No such option"),
     # castle solve

@@ -96,7 +96,7 @@ def test_parameters_are_listed_and_checked():
         spec = registry()[name]
         assert spec.compiled and "budget" in spec.defaults and all(p.help for p in spec.params)
     assert parse_player("beam:width=64").label == "beam:width=64"
-    for bad in ["beam:width=0", "beam:width=100000", "beam:grow=0", "beam:budget=0", "beam:choose_base=2", "rollout:level=0",
+    for bad in ["beam:width=0", "beam:width=100000", "beam:grow=0", "beam:budget=0", "beam:choose_base=3", "rollout:level=0",
                 "rollout:level=4", "nmcs:noise=-1", "nmcs:budget=-5", "rollout:width=3", "nmcs:level=1.5"]:
         with pytest.raises(UnknownPlayerError):
             parse_player(bad)

@@ -186,6 +186,54 @@ def test_evaluation_terms_on_a_small_board():
     assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == -13
 
 
+def test_the_last_rank_term_counts_the_cards_buried_under_it():
+    """Streets and Alleys' last foundation order is the King: cards under a King go home only once it moves."""
+    g = Game("streets-and-alleys")
+    board = ("Foundations: C-0 D-0 H-0 S-0\n" + "\n".join([
+        "AC 2C KD 3C",  # the King lies on two cards: 2 buried
+        "KC AD 2D",  # a King at the bottom buries nothing
+        "4C KH 5C KS 6C",  # the higher King counts: 3 buried
+        " ".join(f"{r}D" for r in "3456789TJQ"),
+        " ".join(f"{r}H" for r in "A23456789TJQ"),
+        " ".join(f"{r}S" for r in "A23456789TJQ"),
+        "7C 8C 9C TC JC QC", ":"]) + "\n")
+    state = g.from_board(board)
+    tb = np.full(4, -1, np.int64)
+    bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+    w = np.zeros(V.N_WEIGHTS)
+    w[V.W_LAST] = 1
+    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == -5
+
+
+def test_a_random_base_is_drawn_once_per_deal_and_kept():
+    g = Game("selective-castle")
+    bases = set()
+    for deal in range(40):
+        rec = play_choice(parse_player("strategist:choose_base=2"), g.deal(deal), 0, deal)
+        again = play_choice(parse_player("strategist:choose_base=2"), g.deal(deal), 0, deal)
+        assert (rec.base_rank, rec.moves) == (again.base_rank, again.moves)  # the same draw: the deal's own stream
+        bases.add(rec.base_rank)
+    assert len(bases - {None}) >= 6  # not one rank for all deals
+
+
+def test_banking_unevenly_sends_every_card_home_at_once():
+    """With even=0 the strategist plays a foundation move whenever one is legal (and fresh), like greedy."""
+    g = Game("beleaguered-castle")
+    for deal in range(10):
+        state = g.deal(deal)
+        player = parse_player("strategist:even=0").make(0, deal)
+        for _ in range(60):
+            legal = state.legal_moves
+            if not legal:
+                break
+            move = player.choose(state)
+            if move is None:
+                break
+            if any(m.to_foundation for m in legal):
+                assert move.to_foundation, (deal, str(move))
+            state.push(move)
+
+
 def test_a_game_ends_at_the_move_cap_as_given_up():
     g = Game("streets-and-alleys")
     rec = play(g.deal(1), parse_player("random").make(0, 1), max_moves=5)

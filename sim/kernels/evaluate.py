@@ -13,6 +13,7 @@ from numba import njit
 
 from ..core.rules import FoundationBase
 from .engine import fits, legal_actions
+from .rng import rand_below
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT
 
 # weight slots of the float64 parameter array every compiled player receives
@@ -26,7 +27,7 @@ W_WRAP = 6  #: strategist: bonus for a move putting a King on an Ace
 P_DEPTH = 7  #: plies searched (1 = one-move greedy)
 P_WIDTH = 8  #: children expanded per searched node by static score (0 = all)
 P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
-P_CHOOSE_BASE = 10  #: strategist: pick the base rank from the whole board
+P_CHOOSE_BASE = 10  #: how the base rank is chosen (``BASE_*`` below)
 W_MOBILITY = 11
 P_BUDGET = 12  #: planning players: nodes per deal
 P_LEVEL = 13  #: rollout, nmcs: nesting level
@@ -34,7 +35,15 @@ P_MAX_MOVES = 14  #: planning players: the move cap (a plan never runs past it)
 P_NOISE = 15  #: nmcs: size of the uniform draw added to each score of its playouts
 P_GROW = 16  #: beam: width factor between restarts (1: none)
 P_PATIENCE = 17  #: beam: layers without a new card home before a beam stops
-N_WEIGHTS = 20  #: room for a few more
+W_LAST = 18  #: penalty per card buried under a card of the last foundation order (the rank below the base)
+P_EVEN = 19  #: strategist: 1 bank evenly (only safe cards go home at once), 0 every card home as soon as it can go
+P_SPREAD = 20  #: beam: children of one position kept in a layer at most (0: any number)
+N_WEIGHTS = 24  #: room for a few more
+
+#: ``P_CHOOSE_BASE`` values: how a player that may choose its base rank chooses it
+BASE_FIRST_FOUNDED = 0  #: no aim: the first card founded sets it
+BASE_WHOLE_BOARD = 1  #: the rank whose four cards lie shallowest (the rule sheet's advice)
+BASE_RANDOM = 2  #: a rank drawn at random at the deal's first decision
 
 WON_BONUS = 1e9
 STUCK_PENALTY = 1e6
@@ -61,7 +70,12 @@ def evaluate(s, r, w, target_base, moves, scratch):
                     (built sequences, the wrap K-on-A included where the game wraps)
       - W_BALANCE * (most cards home in one suit - fewest in another)
       + W_MOBILITY * legal moves (capped at 16)
+      - W_LAST    * cards lying under a card of the last foundation order (the
+                    rank below the base: Kings where the base is the Ace), which
+                    goes home only at the very end
       + WON_BONUS if all 52 cards are home; - STUCK_PENALTY if no move is legal
+                    (tested with the mobility term: a zero W_MOBILITY skips both,
+                    and the move generation they cost)
 
     "Next needed card" needs a base rank: the foundation's own once set, else
     the player's target base (``target_base[suit]``, -1 for "unknown": that
@@ -85,6 +99,7 @@ def evaluate(s, r, w, target_base, moves, scratch):
     blockers = 0
     seq = 0
     depth_sum = 0
+    buried = 0
     for p in range(r[R_NPILES]):
         h = s[S_HEIGHT + p]
         if h == 0:
@@ -93,6 +108,7 @@ def evaluate(s, r, w, target_base, moves, scratch):
             continue
         base = S_CARDS + p * CAP
         low = 99
+        last_at = 0
         for i in range(h):
             c = s[base + i]
             suit = SUIT[c]
@@ -112,7 +128,10 @@ def evaluate(s, r, w, target_base, moves, scratch):
                 depth_sum += h - 1 - i
             if i > 0 and fits(r, c, s[base + i - 1]):
                 seq += 1
-    mobility = legal_actions(s, r, moves, scratch)
+            if o == 12:
+                last_at = i
+        buried += last_at
+    mobility = legal_actions(s, r, moves, scratch) if w[W_MOBILITY] != 0 else 1  # (the move generation is half the cost)
     score = (
         w[W_HOME] * home
         - w[W_BALANCE] * (hi - lo)
@@ -121,6 +140,7 @@ def evaluate(s, r, w, target_base, moves, scratch):
         + w[W_SEQ] * seq
         - w[W_DEPTH] * depth_sum
         + w[W_MOBILITY] * min(mobility, MOBILITY_CAP)
+        - w[W_LAST] * buried
     )
     if mobility == 0:
         score -= STUCK_PENALTY
@@ -137,6 +157,22 @@ def card_depths(s, r, depth):
         base = S_CARDS + p * CAP
         for i in range(h):
             depth[s[base + i]] = h - 1 - i
+
+
+@njit(cache=True)
+def random_target_bases(s, r, tb, rng):
+    """Base ranks to aim for, drawn at random while no base is set (one for all four suits if they share it)."""
+    for f in range(4):
+        tb[f] = -1
+    if r[R_BASE_POLICY] == _SHARED:
+        if s[S_BASE] < 0:
+            rank = rand_below(rng, 13)
+            for f in range(4):
+                tb[f] = rank
+    elif r[R_BASE_POLICY] == _INDEPENDENT:
+        for f in range(4):
+            if s[S_BASE + f] < 0:
+                tb[f] = rand_below(rng, 13)
 
 
 @njit(cache=True)

@@ -35,7 +35,7 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from .engine import PH_SIZE, apply_keyed, fits, legal_actions, undo_keyed
-from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_PATIENCE, P_WIDTH, STUCK_PENALTY, evaluate
+from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_PATIENCE, P_SPREAD, P_WIDTH, STUCK_PENALTY, evaluate
 from .layout import R_FOUND_TO_TAB, S_BASE, S_FOUND, STATE_SIZE, cards_home, is_won, moving_card
 from .seen import key, power_of_two_at_least, seen, slot
 
@@ -180,6 +180,8 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     c_val = np.empty(m_cand, np.float64)
     c_key = np.empty(m_cand, np.uint64)
     acts = np.empty(N_ACTIONS, np.int64)
+    kept = np.zeros(width, np.int64)
+    spread = np.int64(w[P_SPREAD])
     cur[0] = s
     cph[0] = ph
     _add(local, key(ph, s))
@@ -244,10 +246,14 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
             link = more
         order = np.argsort(-c_val[:nc], kind="mergesort")
         n_nxt = 0
+        kept[:n_cur] = 0
         for q in range(nc):
             if n_nxt == width:
                 break
             c = order[q]
+            if spread > 0 and kept[c_par[c]] >= spread:
+                continue  # diversity: no parent fills the next layer alone
+            kept[c_par[c]] += 1
             if 2 * (n_local + 1) > local.shape[0]:
                 local = _grown(local, n_local)
             if not _add(local, c_key[c]):

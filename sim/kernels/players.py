@@ -21,7 +21,8 @@ from numba import njit
 from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from ..core.rules import MAX_PILES
 from .engine import PH_SIZE, SCRATCH_SIZE, apply, apply_keyed, foundation_accepts, legal_actions, pile_accepts, undo, undo_keyed
-from .evaluate import P_CHOOSE_BASE, P_DEPTH, P_KEEP_EMPTY, P_WIDTH, W_WRAP, choose_target_bases, evaluate
+from .evaluate import (BASE_RANDOM, BASE_WHOLE_BOARD, P_CHOOSE_BASE, P_DEPTH, P_EVEN, P_KEEP_EMPTY, P_WIDTH, W_WRAP,
+                       choose_target_bases, evaluate, random_target_bases)
 from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, is_won, moving_card
 from .rng import rand_below
 from .ladder import BEAM, L_SIZE, NMCS, ROLLOUT, plan_decide
@@ -75,8 +76,10 @@ def decide(s, r, kind, w, rng, ws, acts, n):
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
     if meta[M_TB_DONE] == 0:  # the deal's first decision
-        if w[P_CHOOSE_BASE] != 0:
+        if w[P_CHOOSE_BASE] == BASE_WHOLE_BOARD:
             choose_target_bases(s, r, tb, depth)
+        elif w[P_CHOOSE_BASE] == BASE_RANDOM:
+            random_target_bases(s, r, tb, rng)
         else:
             tb[:] = -1
         meta[M_TB_DONE] = 1
@@ -198,11 +201,14 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
 
     1. Base rank (Selective Castle): the target chosen from the whole board;
        no foundation is started with another rank.
-    2. Bank evenly: a foundation move is played at once only when it is
-       safe, i.e. every card one place lower in foundation order is already
-       home (no tableau card could still want to rest on it); other
-       foundation moves compete with the rest, the score's balance term
-       weighing against running one suit ahead.
+    2. Bank evenly (``P_EVEN``): a foundation move is played at once only
+       when it is safe, i.e. every card one place lower in foundation order
+       is already home (no tableau card could still want to rest on it);
+       other foundation moves compete with the rest, the score's balance
+       term weighing against running one suit ahead. Without it, every
+       card goes home as soon as it can.
+    5. Plan for the rank below the base: cards buried under it are
+       penalised (``W_LAST`` of the evaluation).
     3. Use the wrap: a King put on an Ace earns ``W_WRAP``.
     4. Keep empty piles: filling an empty pile costs ``P_KEEP_EMPTY`` unless
        the card is a King (it will never block there) or the card it
@@ -221,7 +227,7 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
                 continue
             base = card % 13
         order = (card % 13 - base + 13) % 13
-        if order <= 1 or _order_home(s, order - 1):
+        if w[P_EVEN] == 0 or order <= 1 or _order_home(s, order - 1):
             t = apply_keyed(s, r, ph, a)
             fresh = not seen(table, key(ph, s))
             undo_keyed(s, r, ph, t)

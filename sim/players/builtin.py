@@ -9,6 +9,8 @@ in :data:`sim.players.compiled.SLOTS` if it has new ones, and a spec here.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
 from .registry import Param, PlayerSpec
 
@@ -19,7 +21,8 @@ EVAL_PARAMS = (
     Param("dig", 1.0, "penalty per card above each suit's next needed card"),
     Param("block", 1.0, "penalty per card lying above a card needed before it"),
     Param("seq", 0.5, "score per card resting on a card it could be built on"),
-    Param("mobility", 0.5, "score per legal move (up to 16); a position without one scores -1e6"),
+    Param("mobility", 0.5, "score per legal move (up to 16); a position without one scores -1e6 (0: neither, and no move generation)"),
+    Param("last", 0.0, "penalty per card under a card of the rank below the base (Kings where the base is the Ace): it goes home last"),
 )
 
 
@@ -58,21 +61,38 @@ GREEDY = _searching("greedy", "A foundation move whenever one exists, else the b
 LOOKAHEAD = _searching("lookahead", "Greedy's score searched several moves ahead (depth; width: only the best children).",
                        3, "moves searched ahead", 3)
 
+def with_defaults(params: tuple[Param, ...], **defaults: float) -> tuple[Param, ...]:
+    """``params`` with some defaults changed (a player that weighs the same terms differently)."""
+    unknown = set(defaults) - {p.name for p in params}
+    assert not unknown, unknown
+    return tuple(replace(p, default=type(p.default)(defaults[p.name])) if p.name in defaults else p for p in params)
+
+
+_BASE_HELP = "how the base rank is chosen (Selective Castle): 1 from the whole board (its four cards shallowest), 0 the first card founded, 2 at random"
+
 STRATEGIST = PlayerSpec(
     "strategist",
-    "The rule sheet's human advice: chosen base, even banking, the wrap, empty piles kept.",
-    EVAL_PARAMS + (
+    "The rule sheet's human advice: chosen base, even banking, the wrap, the rank below the base, empty piles kept.",
+    with_defaults(EVAL_PARAMS, last=1.0) + (
         Param("balance", 1.0, "penalty per card the leading suit is ahead of the last"),
         Param("wrap", 2.0, "bonus for putting a King on an Ace (games whose tableau wraps)"),
         Param("keep_empty", 2.0, "cost of filling an empty pile with anything but a King without uncovering a card that can then move"),
-        Param("choose_base", 1, "1: choose the base rank from the whole board (sum of depths of its four cards)", lo=0, hi=1),
+        Param("even", 1, "1: bank evenly (a card goes home at once only when all four one place lower are home); 0: as soon as it can", lo=0, hi=1),
+        Param("choose_base", 1, _BASE_HELP, lo=0, hi=2),
     ),
     kernel="strategist",
     salt=4,
+    version=2,
 )
 
 MAX_BUDGET = 1_000_000_000
 MAX_LEVEL = 3
+
+
+#: the evaluation's weights for the planning players, tuned for the beam on training deals 1,000,000-1,000,149
+#: of each game of the study (``benchmarks/tune_weights.py``): cards home count less, blockers and cards
+#: under the last rank more, and no mobility term (it changed no result and cost half of each evaluation)
+PLANNING_WEIGHTS = {"home": 5.0, "empty": 3.0, "dig": 1.0, "block": 2.0, "seq": 0.5, "mobility": 0.0, "last": 1.0}
 
 
 def _planning(name: str, salt: int, summary: str, *own: Param, budget_help: str = "nodes (positions scored) at most per deal; then greedy") -> PlayerSpec:
@@ -80,21 +100,23 @@ def _planning(name: str, salt: int, summary: str, *own: Param, budget_help: str 
     return PlayerSpec(
         name,
         summary,
-        EVAL_PARAMS + own + (
+        with_defaults(EVAL_PARAMS, **PLANNING_WEIGHTS) + own + (
             Param("budget", 2_000_000, budget_help, lo=1, hi=MAX_BUDGET),
-            Param("choose_base", 1, "1: aim the evaluation at the base rank chosen from the whole board (Selective Castle)", lo=0, hi=1),
+            Param("choose_base", 1, _BASE_HELP + " (the evaluation aims at it)", lo=0, hi=2),
         ),
         kernel=name,
         salt=salt,
+        version=2,
     )
 
 
 BEAM = _planning(
     "beam", 5,
     "Beam search over the evaluation, each position once; plays the first won line found, else the line to the best position.",
-    Param("width", 256, "positions kept per layer", lo=1, hi=1 << 16),
-    Param("grow", 4, "after a beam without a win, another this many times wider while budget is left (1: none)", lo=1, hi=16),
-    Param("patience", 80, "a beam stops after this many layers without a new card home", lo=1),
+    Param("width", 16, "positions kept per layer (the first beam's)", lo=1, hi=1 << 16),
+    Param("grow", 2, "after a beam without a win, another this many times wider while budget is left (1: none)", lo=1, hi=16),
+    Param("patience", 50, "a beam stops after this many layers without a new card home", lo=1),
+    Param("spread", 0, "children of one position kept in a layer at most, for diversity (0: any number)", lo=0),
     budget_help="nodes (positions scored) at most per deal",
 )
 ROLLOUT = _planning(
@@ -105,7 +127,7 @@ ROLLOUT = _planning(
 NMCS = _planning(
     "nmcs", 7,
     "Nested Monte-Carlo search over noisy greedy playouts, the best line of each level remembered and followed.",
-    Param("level", 2, "nesting level (1: one playout from every child)", lo=1, hi=MAX_LEVEL),
+    Param("level", 1, "nesting level (1: one playout from every child; each level costs about 15 times the one below)", lo=1, hi=MAX_LEVEL),
     Param("noise", 3.0, "playouts add a uniform draw below this to each child's score", lo=0.0),
 )
 

@@ -39,6 +39,9 @@ SLOTS = {
     "noise": V.P_NOISE,
     "grow": V.P_GROW,
     "patience": V.P_PATIENCE,
+    "last": V.W_LAST,
+    "even": V.P_EVEN,
+    "spread": V.P_SPREAD,
 }
 
 

@@ -1,0 +1,129 @@
+"""The ladder of players: each rung's strength and cost, and a deal's difficulty as the cheapest rung that wins it.
+
+A *rung* is a heuristic player (any label but the solver's). Rungs are
+ordered by their mean CPU time per deal over every game they played, so
+"cheaper" means less effort, whatever the player's name. The solver's
+verdicts (:func:`verdicts`) say which deals can be won at all: a deal no
+rung wins is "solver only" when the solver won it, "unwinnable" when it
+proved it lost, and "unknown" when neither.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .stats import is_solver, wilson
+
+SOLVER_ONLY = "solver only"
+UNWINNABLE = "unwinnable"
+UNKNOWN = "unknown"
+
+
+def verdicts(df: pd.DataFrame) -> pd.DataFrame:
+    """The solver's verdict per (game, seed, deal), over every solver row of ``df``.
+
+    Several solver runs may cover a deal (another budget, per-base
+    verdicts): a deal is won if any run won it, else lost if any proved it
+    lost, else unknown. A deal won by one run and proved lost by another
+    would be a solver bug: :func:`contradictions` lists them.
+    """
+    rows = df[df.player.map(is_solver)]
+    if rows.empty:
+        return pd.DataFrame(columns=["game", "seed", "deal", "verdict"])
+    flags = rows.assign(won=rows.result.eq("won"), lost=rows.result.eq("lost"))
+    g = flags.groupby(["game", "seed", "deal"], observed=True)[["won", "lost"]].any().reset_index()
+    g["verdict"] = np.where(g.won, "won", np.where(g.lost, "lost", "unknown"))
+    return g[["game", "seed", "deal", "verdict"]]
+
+
+def contradictions(df: pd.DataFrame) -> pd.DataFrame:
+    """Deals one solver run won and another proved lost (there should be none)."""
+    rows = df[df.player.map(is_solver)]
+    g = rows.groupby(["game", "seed", "deal"], observed=True).result.agg(lambda r: {"won", "lost"} <= set(r))
+    return g[g].reset_index()[["game", "seed", "deal"]]
+
+
+def rungs(df: pd.DataFrame) -> list[str]:
+    """The heuristic players of ``df``, cheapest first (mean CPU per deal over all their games)."""
+    heur = df[~df.player.map(is_solver)]
+    if heur.empty:
+        return []
+    return list(heur.groupby("player", observed=True).cpu_us.mean().sort_values(kind="stable").index)
+
+
+def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per game and rung: win rate, share of the solver's winnable deals won (95% Wilson), CPU per deal.
+
+    ``solved`` is :func:`verdicts` (of ``df`` itself when not given).
+    """
+    solved = verdicts(df) if solved is None else solved
+    won_deals = solved[solved.verdict == "won"].set_index(["game", "seed", "deal"]).index
+    rows = []
+    for game, g in df[~df.player.map(is_solver)].groupby("game", observed=True, sort=False):
+        for rung in rungs(df):
+            p = g[g.player == rung]
+            if p.empty:
+                continue
+            n, won = len(p), int(p.won.sum())
+            lo, hi = wilson(won, n)
+            keyed = p.set_index(["game", "seed", "deal"])
+            common = keyed.index.intersection(won_deals)
+            w_n = len(common)
+            w_won = int(keyed.loc[common, "won"].sum()) if w_n else 0
+            w_lo, w_hi = wilson(w_won, w_n)
+            cpu = p.cpu_us.to_numpy() / 1000
+            rows.append({"game": game, "player": rung, "deals": n, "won": won, "rate": won / n, "ci_low": lo, "ci_high": hi,
+                         "winnable": w_n, "winnable_won": w_won, "share_of_winnable": w_won / w_n if w_n else np.nan,
+                         "share_ci_low": w_lo, "share_ci_high": w_hi,
+                         "cpu_ms_mean": cpu.mean(), "cpu_ms_median": float(np.median(cpu)), "cpu_ms_p90": float(np.percentile(cpu, 90))})
+    return pd.DataFrame(rows)
+
+
+def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per (game, seed, deal) played by every rung of its game: the cheapest rung that wins it, as an ordered category.
+
+    Only deals every rung of the game played count, so the classes of two
+    games on the same deal ids compare the same tableaux.
+    """
+    solved = verdicts(df) if solved is None else solved
+    order = rungs(df)
+    heur = df[~df.player.map(is_solver)]
+    out = []
+    for game, g in heur.groupby("game", observed=True, sort=False):
+        played = [r for r in order if (g.player == r).any()]
+        wide = g.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="first", observed=True)
+        wide = wide[played].dropna().astype(bool)
+        first = np.full(len(wide), "", dtype=object)
+        for rung in reversed(played):
+            first = np.where(wide[rung].to_numpy(), rung, first)
+        res = pd.DataFrame({"game": game, "seed": wide.index.get_level_values(0), "deal": wide.index.get_level_values(1),
+                            "difficulty": first})
+        v = solved[solved.game == game].set_index(["seed", "deal"]).verdict
+        verdict = v.reindex(pd.MultiIndex.from_frame(res[["seed", "deal"]])).to_numpy()
+        none = res.difficulty == ""
+        res.loc[none & (verdict == "won"), "difficulty"] = SOLVER_ONLY
+        res.loc[none & (verdict == "lost"), "difficulty"] = UNWINNABLE
+        res.loc[res.difficulty == "", "difficulty"] = UNKNOWN
+        out.append(res)
+    if not out:
+        return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
+    res = pd.concat(out, ignore_index=True)
+    res["difficulty"] = pd.Categorical(res.difficulty, categories=order + [SOLVER_ONLY, UNKNOWN, UNWINNABLE], ordered=True)
+    return res
+
+
+def difficulty_shares(diff: pd.DataFrame) -> pd.DataFrame:
+    """The share of each game's deals at each difficulty (rows: difficulty in ladder order; columns: games)."""
+    if diff.empty:
+        return pd.DataFrame()
+    counts = pd.crosstab(diff.difficulty, diff.game, dropna=False)
+    return counts / counts.sum()
+
+
+def paired_difficulty(diff: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
+    """How the difficulty of deal ``d`` in game ``a`` relates to the same deal in game ``b`` (counts)."""
+    x = diff[diff.game == a].set_index(["seed", "deal"]).difficulty
+    y = diff[diff.game == b].set_index(["seed", "deal"]).difficulty
+    j = pd.concat([x.rename(a), y.rename(b)], axis=1, join="inner")
+    return pd.crosstab(j[a], j[b], dropna=False)
