@@ -28,9 +28,16 @@ study: $(STAMP)
 	$(BIN)/castle run experiments/default.toml --out data/default --jobs 2
 	$(BIN)/castle report data/default --out reports/default
 
-## figures: re-execute every notebook on data/default (figures to reports/figures)
+## figures: rebuild the study's report (reports/published), notebooks and the README's results from data/published; no solving
 figures: $(STAMP)
-	$(BIN)/python -m analysis.notebooks data/default
+	$(BIN)/python -m analysis.notebooks data/published
+	$(BIN)/castle report data/published --out reports/published
+	$(BIN)/python -m analysis.readme data/published reports/published
+
+## published: run the whole study into data/published (hours; rerun to resume), then rebuild its figures
+published: $(STAMP)
+	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml --jobs 2
+	$(MAKE) figures
 
 ## bench: engine throughput, compiled against reference
 bench: $(STAMP)
@@ -41,4 +48,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study figures bench clean
+.PHONY: help install test study figures published bench clean

@@ -88,3 +88,25 @@ def load_manifest(path: str | Path) -> dict:
         return json.loads(file.read_text())
     except (OSError, ValueError) as e:
         raise ResultsError(f"{file} is not a readable manifest ({e.__class__.__name__})") from None
+
+
+def manifests(path: str | Path) -> dict[str, dict]:
+    """The manifest of the dataset at ``path``, or of each experiment folder just below it, keyed by folder name."""
+    path = Path(path)
+    own = load_manifest(path)
+    if own:
+        return {path.name: own}
+    return {m.parent.name: load_manifest(m.parent) for m in sorted(path.glob("*/_manifest.json"))}
+
+
+def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
+    """Every row of a dataset, or of a folder of datasets (the shipped study), with the folder each came from
+    in ``dataset``; and the manifests (:func:`manifests`)."""
+    path = Path(path)
+    held = manifests(path)
+    if not held or list(held) == [path.name]:
+        return load_results(path).assign(dataset=path.name), held
+    folders = [p for p in sorted(path.iterdir()) if p.is_dir() and parquet_parts(p)]
+    if not folders:
+        raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
+    return pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True), held

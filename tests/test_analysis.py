@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from analysis import stats
+from analysis import advice, ladder, stats, winnability
 from analysis.load import ResultsError, load_manifest, load_results
 from analysis.report import build_report
 from synthetic import write_dataset
@@ -74,40 +74,127 @@ def test_paired_returns_none_without_common_deals(dataset):
 
 def test_base_rank_study(dataset):
     df = load_results(dataset)
-    bases = stats.base_rank_rates(df)
-    assert set(bases.game) == {"selective-castle"} and bases.deals.sum() == 1200
-    counts = stats.winning_bases(df)
-    assert counts.deals.sum() == 400
-    c = stats.choice_was_winning(df, "selective-castle", "greedy")
-    assert 0 < c["deals"] <= 400 and 0 <= c["share"] <= 1
+    bases = stats.base_rank_rates(df[df.player != "solver"])
+    assert set(bases.game) == {"selective-castle"} and bases.deals.sum() == 800
+    counts = winnability.bases_per_deal(df, "selective-castle")
+    assert counts.deals.sum() == 400 and list(counts.winning_bases) == list(range(14))
+    fixed = winnability.fixed_base_rates(df, "selective-castle")
+    assert list(fixed.base) == list("A23456789TJQK") and (fixed.deals == 400).all()
+    hits = winnability.chosen_base_hits(df, "selective-castle")
+    assert set(hits.player) == {"random", "greedy"} and ((hits.share >= 0) & (hits.share <= 1)).all()
 
 
-def test_difficulty_gap_and_convergence(dataset):
+def test_fixed_bases_count_unknown_bases_both_ways():
+    df = pd.DataFrame({"game": "selective-castle", "player": "solver:bases=1", "seed": 0, "deal": range(4), "result": "won",
+                       "bases_won": [0b1, 0b11, 0b1, 0], "bases_unknown": [0b10, 0, 0, 0b1]})
+    fixed = winnability.fixed_base_rates(df, "selective-castle").set_index("base")
+    assert (fixed.loc["A", "won"], fixed.loc["A", "unknown"]) == (3, 1)
+    assert (fixed.loc["2", "won"], fixed.loc["2", "unknown"]) == (1, 1)
+    assert math.isclose(fixed.loc["A", "rate"], 3.5 / 4)
+
+
+def test_convergence_reaches_every_deal(dataset):
     df = load_results(dataset)
-    gap = stats.winnable_not_won(df)
-    assert set(gap.player) == {"random", "greedy"}
-    greedy = gap[(gap.game == "selective-castle") & (gap.player == "greedy")].iloc[0]
-    assert 0 < greedy.share_not_won < 1
     conv = stats.convergence(df)
     last = conv[(conv.game == "streets-and-alleys") & (conv.player == "greedy")].iloc[-1]
     assert last.deals == 400
 
 
+def test_winnability_beside_the_published_figures():
+    rows = [{"game": "beleaguered-castle", "player": "solver", "seed": 0, "deal": d, "result": r}
+            for d, r in enumerate(["won"] * 680 + ["lost"] * 318 + ["unknown"] * 2)]
+    w = winnability.winnability(pd.DataFrame(rows)).iloc[0]
+    assert (w.deals, w.won, w.lost, w.unknown) == (1000, 680, 318, 2)
+    assert math.isclose(w.rate, 0.681) and w.overlaps and math.isclose(w.published, 0.6817)
+
+
+def test_perfect_play_pair_counts_unknowns_as_not_won_and_lists_broken_laws():
+    verdicts = {"streets-and-alleys": ["won", "lost", "lost", "won", "unknown", "lost"],
+                "selective-castle": ["won", "won", "lost", "lost", "won", "unknown"]}
+    df = pd.DataFrame([{"game": g, "player": "solver", "seed": 0, "deal": d, "result": r}
+                       for g, rs in verdicts.items() for d, r in enumerate(rs)])
+    pp = winnability.perfect_play_pair(df, "selective-castle", "streets-and-alleys")
+    assert pp.deals == 6 and int(pp.table.values.sum()) == 6
+    assert pp.a_lost_b_won == [3]  # won in Streets and Alleys, lost in Selective Castle
+    assert math.isclose(pp.diff, 3 / 6 - 2 / 6)
+    assert math.isclose(pp.rescued, 1 / 3)  # of the three Streets and Alleys losses, Selective Castle wins one
+    assert math.isclose(pp.unknown_shift, 1 / 6)
+    assert winnability.containment(df, "streets-and-alleys", "selective-castle") == (2, [3])  # deals 0 and 3
+
+
+def test_solver_runs_that_disagree_are_found():
+    df = pd.DataFrame({"game": "g", "player": ["solver", "solver:budget_seconds=300.0", "solver"], "seed": 0, "deal": [1, 1, 2],
+                       "result": ["won", "lost", "unknown"]})
+    assert ladder.contradictions(df).deal.tolist() == [1]
+    v = ladder.verdicts(df).set_index("deal").verdict
+    assert v[1] == "won" and v[2] == "unknown"
+
+
+def _ladder_rows():
+    """Three rungs on 6 deals of two games; cpu grows with the rung; the solver settles every deal."""
+    rows = []
+    wins = {"cheap": [1, 0, 0, 0, 0, 0], "middle": [1, 1, 0, 0, 0, 0], "strong": [1, 1, 1, 0, 0, 0]}
+    for game in ("selective-castle", "streets-and-alleys"):
+        for k, (rung, w) in enumerate(wins.items()):
+            for d in range(6):
+                rows.append({"game": game, "player": rung, "seed": 0, "deal": d, "won": bool(w[d]), "cpu_us": 10 ** (k + 2),
+                             "result": "won" if w[d] else "stuck"})
+        for d, r in enumerate(["won", "won", "won", "won", "lost", "unknown"]):
+            rows.append({"game": game, "player": "solver", "seed": 0, "deal": d, "won": r == "won", "cpu_us": 10 ** 6, "result": r})
+    return pd.DataFrame(rows)
+
+
+def test_difficulty_is_the_cheapest_rung_that_wins():
+    df = _ladder_rows()
+    assert ladder.rungs(df) == ["cheap", "middle", "strong"]
+    diff = ladder.difficulty_by_rung(df)
+    got = diff[diff.game == "streets-and-alleys"].set_index("deal").difficulty.astype(str).tolist()
+    assert got == ["cheap", "middle", "strong", "solver only", "unwinnable", "unknown"]
+    shares = ladder.difficulty_shares(diff)
+    assert math.isclose(shares.loc["cheap", "selective-castle"], 1 / 6)
+    t = ladder.ladder_table(df)
+    strong = t[(t.game == "selective-castle") & (t.player == "strong")].iloc[0]
+    assert (strong.winnable, strong.winnable_won) == (4, 3) and math.isclose(strong.cpu_ms_mean, 10.0)
+
+
+def test_advice_variants_are_found_and_compared():
+    players = ["strategist", "strategist:choose_base=0", "strategist:balance=0.0,even=0", "beam:budget=250000,width=8",
+               "beam:budget=250000,choose_base=2,width=8", "solver"]
+    found = {(b, v): c for b, v, c in advice.variants(players)}
+    assert found[("strategist", "strategist:choose_base=0")] == {"choose_base": 0.0}
+    assert found[("beam:budget=250000,width=8", "beam:budget=250000,choose_base=2,width=8")] == {"choose_base": 2.0}
+    assert advice.describe({"even": 0, "balance": 0}).startswith("bank greedily")
+    rows = [{"game": "selective-castle", "player": p, "seed": 0, "deal": d, "result": "won" if (d % 3 != 0 or p == "strategist") else "stuck"}
+            for p in ("strategist", "strategist:choose_base=0") for d in range(60)]
+    e = advice.effects(pd.DataFrame(rows), "selective-castle")
+    assert len(e) == 1 and math.isclose(e.effect.iloc[0], 20 / 60) and e.p_holm.iloc[0] < 1e-4
+
+
 def test_report_has_every_section_and_artifact(dataset, tmp_path):
-    index = build_report(dataset, tmp_path / "report")
+    index = build_report(dataset, tmp_path / "report", reference=None, replays=False)
     text = index.read_text()
-    for heading in ("Win rates", "Paired comparisons", "base rank", "Difficulty", "Experiment"):
-        assert heading in text
-    assert "easier" in text and "data:image/png;base64," in text
-    assert {p.name for p in (tmp_path / "report" / "figures").iterdir()} >= {"win_rates.png", "paired.png", "base_ranks.png"}
-    assert (tmp_path / "report" / "tables" / "win_rates.csv").exists()
+    for heading in ("The answer", "Winnability under perfect play", "Selective Castle against the others", "Containment laws",
+                    "One player, two games", "Players within a game", "The ladder of players", "the base rank", "Effort",
+                    "How the estimates converge", "Experiment"):
+        assert heading in text, heading
+    assert "Under perfect play, Selective Castle is easier than Streets and Alleys" in text and "data:image/png;base64," in text
+    assert '<nav class=toc>' in text and 'href="#the-answer"' in text
+    assert {p.name for p in (tmp_path / "report" / "figures").iterdir()} >= {"answer.png", "across_games.png", "fixed_bases.png", "ladder.png"}
+    assert (tmp_path / "report" / "tables" / "winnability.csv").exists()
+    fixed = pd.read_csv(tmp_path / "report" / "tables" / "fixed_bases.csv", keep_default_na=False)
+    assert list(fixed.base) == list("A23456789TJQK")  # base ranks as letters everywhere
+
+
+def test_report_takes_perfect_play_from_the_shipped_study_when_it_has_none(dataset, tmp_path):
+    data = write_dataset(tmp_path / "heur", deals=300, players=("random", "greedy"), solver=False)
+    text = build_report(data, tmp_path / "report", reference=dataset, replays=False).read_text()
+    assert "comes from the study's shipped data" in text and "perfect play" in text
 
 
 def test_report_with_one_game_says_what_is_missing(tmp_path):
     data = write_dataset(tmp_path / "bc", deals=50, games=("beleaguered-castle",), players=("random",), solver=False)
-    text = build_report(data, tmp_path / "report").read_text()
-    assert "Selective Castle is not in this dataset" in text
-    assert "cannot be made here" in text
+    text = build_report(data, tmp_path / "report", reference=None, replays=False).read_text()
+    assert "This dataset has no Selective Castle and no Streets and Alleys" in text
 
 
 def test_report_of_a_real_run(tmp_path):
@@ -120,22 +207,10 @@ def test_report_of_a_real_run(tmp_path):
     df = load_results(out)
     assert len(df) == 120 and set(df.player) == {"greedy"}
     assert load_manifest(out)  # _manifest.json
-    text = build_report(out, tmp_path / "report").read_text()
-    assert "Beleaguered Castle is not in this dataset" in text
+    text = build_report(out, tmp_path / "report", reference=None, replays=False).read_text()
+    assert "This dataset has no Beleaguered Castle" in text
     assert "<title>Castle report: adhoc</title>" in text  # the experiment's name, as the runner records it
-    assert "paired difference" in text
-
-
-def test_containment_law_is_checked_deal_by_deal():
-    """Streets and Alleys won implies Selective Castle won: the check counts, and names a deal that breaks it."""
-    verdicts = {"streets-and-alleys": ["won", "lost", "unknown", "won", "won"],
-                "selective-castle": ["won", "won", "won", "unknown", "lost"]}
-    df = pd.DataFrame([{"game": g, "player": "solver:bases=1", "seed": 0, "deal": d, "result": r}
-                       for g, rs in verdicts.items() for d, r in enumerate(rs)])
-    c = stats.containment(df, "streets-and-alleys", "selective-castle")
-    assert (c.checked, c.violations) == (2, [4])
-    assert int(c.table.iloc[0, 1:].sum()) == 3  # three deals won in Streets and Alleys
-    assert stats.containment(df, "streets-and-alleys", "beleaguered-castle") is None
+    assert "greedy: Selective Castle − Streets and Alleys" in text
 
 
 def test_a_report_section_is_a_function_in_the_list(dataset, tmp_path, monkeypatch):
@@ -146,5 +221,5 @@ def test_a_report_section_is_a_function_in_the_list(dataset, tmp_path, monkeypat
         r.page.p(f"{len(r.df):,} rows seen by a new section.")
 
     monkeypatch.setattr(report, "SECTIONS", report.SECTIONS + (section_hello,))
-    text = build_report(dataset, tmp_path / "report").read_text()
-    assert "<h2>Hello</h2>" in text and "rows seen by a new section" in text
+    text = build_report(dataset, tmp_path / "report", reference=None, replays=False).read_text()
+    assert '<h2 id="hello">Hello</h2>' in text and "rows seen by a new section" in text and 'href="#hello"' in text

@@ -108,7 +108,7 @@ CASES = [
     (["report", "data/small", "--out", "data/small/report"], "must not contain each other"),
     (["report", "data/small", "--out", "data"], "must not contain each other"),
     (["report", "data/corrupt", "--out", "reports/corrupt"], "rerun the experiment to replace it"),
-    (["report", "data/broken-manifest", "--out", "reports/broken"], "no results in"),
+    (["report", "data/broken-manifest", "--out", "reports/broken"], "is not a readable manifest"),
     # castle show
     (["show", "klondike", "1"], "unknown game"),
     (["show", "sa", "abc"], "bad deal"),

@@ -12,57 +12,57 @@
 # ---
 
 # %% [markdown]
-# # 01 · Win rates: Selective Castle, Streets and Alleys, Beleaguered Castle
+# # 01 · Winnability and win rates: Selective Castle, Streets and Alleys, Beleaguered Castle
 #
-# The three games compared player by player, with 95% Wilson intervals, then
-# **paired deal by deal**: Selective Castle and Streets and Alleys share the
-# tableau of every deal id, so each deal is its own control.
+# The study's shipped data (`data/published`, or any dataset named by
+# `CASTLE_DATA`): each game's winnability under perfect play beside the
+# published figures, the games compared **deal by deal** under perfect play
+# (the same tableau in each), and every player's win rate beside perfect play.
 
 # %% tags=["parameters"]
 import os
 from pathlib import Path
 
-DATA = Path(os.environ.get("CASTLE_DATA", "data/default"))
+DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
 FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
 
 # %%
-from analysis import plots, stats
-from analysis.load import load_manifest, load_results
+from analysis import plots, stats, winnability
+from analysis.games import BELEAGUERED, SELECTIVE, STREETS, STUDY
+from analysis.load import load_study
 
 FIGURES.mkdir(parents=True, exist_ok=True)
-df = load_results(DATA)
-manifest = load_manifest(DATA)
-print(f"{len(df):,} games; games: {sorted(df.game.unique())}; players: {sorted(df.player.unique())}")
+df, manifests = load_study(DATA)
+games = [g for g in STUDY if g in set(df.game)]
+players = stats.players_by_strength(df)
+solver = df[df.player.map(stats.is_solver)]
+print(f"{len(df):,} games from {len(manifests)} experiment(s); games: {games}; players: {players}")
 
 # %% [markdown]
-# ## Win rates with intervals
+# ## Winnability, beside Blake & Gent's Solvitaire
+# Unknown verdicts count both ways: the interval runs from "all lost" to "all won"; the estimate is its midpoint.
 
 # %%
-rates = stats.win_rates(df)
-fig = plots.win_rates(rates)
-fig.savefig(FIGURES / "01-win-rates.png", dpi=110)
-rates
+winnability.winnability(solver) if len(solver) else "no solver rows in this dataset"
 
 # %% [markdown]
-# ## Paired by deal: Selective Castle against Streets and Alleys
-#
-# The 2x2 table counts deals won in both, in one only, in neither; McNemar's
-# exact test asks whether the discordant deals lean one way; the difference
-# in win rate has Newcombe's paired interval.
+# ## Under perfect play, deal by deal
+# Rows: the first game's verdict; columns: the second's. The difference counts an unknown as not won.
 
 # %%
-pairs = []
-for player in sorted(df.player.unique()):
-    pair = stats.paired(df, ("selective-castle", player), ("streets-and-alleys", player))
-    if pair is None:
-        print(f"{player}: the two games share no deal here")
+for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
+    pp = winnability.perfect_play_pair(solver, a, b)
+    if pp is None:
         continue
-    pairs.append(pair)
-    print(f"{player}: SC {pair.rate_a:.2%} vs SA {pair.rate_b:.2%}; diff {pair.diff:+.2%} "
-          f"[{pair.diff_low:+.2%}, {pair.diff_high:+.2%}], McNemar p = {pair.p_value:.2g}")
-    display(pair.table())  # noqa: F821 (a notebook builtin)
+    print(f"{a} - {b}: {100 * pp.diff:+.2f} points [{100 * pp.diff_low:+.2f}, {100 * pp.diff_high:+.2f}] on {pp.deals:,} deals; "
+          f"won in {b} but lost in {a}: {pp.a_lost_b_won or 'none'}")
+    display(pp.table)  # noqa: F821 (a notebook builtin)
+
+# %% [markdown]
+# ## Every player beside perfect play
 
 # %%
-if pairs:
-    fig = plots.paired_differences(stats.paired_table(pairs))
-    fig.savefig(FIGURES / "01-paired.png", dpi=110)
+rates = winnability.rates_with_perfect_play(df, solver)
+fig = plots.headline(rates, players, games)
+fig.savefig(FIGURES / "01-win-rates.png", dpi=110, bbox_inches="tight")
+rates

@@ -12,48 +12,66 @@
 # ---
 
 # %% [markdown]
-# # 02 · Selective Castle: the base rank
+# # 02 · Selective Castle: the base rank, and the rule sheet's advice
 #
-# In Selective Castle the first card founded sets the base of all four
-# foundations. Which bases do players choose, how does each fare, and — where
-# the solver's per-base verdicts (`bases_won`, a 13-bit mask) are present —
-# how many bases win a deal and how often the player's choice was one of them?
+# With the solver's per-base verdicts (`bases=1`): how many of the 13 base
+# ranks win a deal, how one fixed base would do, how often players found a
+# winning base; then each piece of the rule sheet's advice switched off.
 
 # %% tags=["parameters"]
 import os
 from pathlib import Path
 
-DATA = Path(os.environ.get("CASTLE_DATA", "data/default"))
+DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
 FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
 
 # %%
-from analysis import plots, stats
-from analysis.load import load_results
+from analysis import advice, plots, stats, winnability
+from analysis.games import SELECTIVE
+from analysis.load import load_study
 
 FIGURES.mkdir(parents=True, exist_ok=True)
-df = load_results(DATA, games=["selective-castle"])
-print(f"{len(df):,} Selective Castle games; players: {sorted(df.player.unique())}")
+df, _ = load_study(DATA)
+print(f"{len(df):,} games; Selective Castle players: {sorted(df[df.game == SELECTIVE].player.unique())}")
 
 # %% [markdown]
-# ## Win rate by chosen base rank
+# ## How many bases win a deal; one base for every deal
 
 # %%
-bases = stats.base_rank_rates(df)
-if len(bases):
-    fig = plots.base_ranks(bases)
-    fig.savefig(FIGURES / "02-base-ranks.png", dpi=110)
-bases
+counts = winnability.bases_per_deal(df, SELECTIVE)
+fixed = winnability.fixed_base_rates(df, SELECTIVE)
+if len(fixed):
+    plots.bases_per_deal(counts).savefig(FIGURES / "02-bases-per-deal.png", dpi=110, bbox_inches="tight")
+    plots.fixed_bases(fixed).savefig(FIGURES / "02-fixed-bases.png", dpi=110, bbox_inches="tight")
+fixed
 
 # %% [markdown]
-# ## How many bases win a deal (solver)
+# ## Did the players found a winning base?
 
 # %%
-counts = stats.winning_bases(df)
-if len(counts):
-    print(counts.to_string(index=False))
-    for player in sorted(p for p in set(df.player) if not stats.is_solver(p)):
-        c = stats.choice_was_winning(df, "selective-castle", player)
-        if c["deals"]:
-            print(f"{player}: winning base chosen on {c['winning_choice']} of {c['deals']} winnable deals ({c['share']:.1%})")
-else:
-    print("no per-base solver results in this dataset (run the solver with bases)")
+winnability.chosen_base_hits(df, SELECTIVE)
+
+# %% [markdown]
+# ## The advice, tested (paired by deal, Holm-adjusted)
+
+# %%
+effects = advice.effects(df, SELECTIVE)
+if len(effects):
+    t = effects.rename(columns={"effect": "diff", "effect_low": "diff_low", "effect_high": "diff_high"})
+    t["label"] = [f"{p}: {a}" for p, a in zip(effects.player, effects["advice switched off"])]
+    plots.paired(t, "What each piece of advice is worth").savefig(FIGURES / "02-advice.png", dpi=110, bbox_inches="tight")
+
+# %%
+rates = stats.base_rank_rates(df[(df.game == SELECTIVE) & ~df.player.map(stats.is_solver)])
+if len(rates):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3))
+    for player, r in rates.groupby("player"):
+        ax.plot(r.base_rank, r.deals, "o-", label=player)
+    ax.set_xticks(range(13), list("A23456789TJQK"))
+    ax.set_xlabel("base rank founded")
+    ax.set_ylabel("deals")
+    ax.legend(fontsize=7)
+    fig.savefig(FIGURES / "02-bases-founded.png", dpi=110, bbox_inches="tight")
+effects

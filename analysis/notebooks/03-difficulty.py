@@ -12,46 +12,45 @@
 # ---
 
 # %% [markdown]
-# # 03 · Difficulty: solvability against heuristic play
+# # 03 · The ladder of players and the difficulty of a deal
 #
-# How far heuristic players fall short of what is winnable ("deals winnable
-# but not won"), how close lost games come (cards home), how long wins take,
-# and how the estimates converge as deals accumulate.
+# Each rung's share of the solver's winnable deals won against its CPU per
+# deal; a deal's difficulty as the cheapest rung that wins it, side by side
+# for the three games on the same deals.
 
 # %% tags=["parameters"]
 import os
 from pathlib import Path
 
-DATA = Path(os.environ.get("CASTLE_DATA", "data/default"))
+DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
 FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
 
 # %%
-from analysis import plots, stats
-from analysis.load import load_results
+from analysis import ladder, plots
+from analysis.games import SELECTIVE, STREETS, STUDY
+from analysis.load import load_study
 
 FIGURES.mkdir(parents=True, exist_ok=True)
-df = load_results(DATA)
+df, _ = load_study(DATA)
+games = [g for g in STUDY if g in set(df.game)]
+solved = ladder.verdicts(df)
+print(f"rungs, cheapest first: {ladder.rungs(df)}; deals the solver settled: {len(solved):,}")
+
+# %%
+table = ladder.ladder_table(df, solved)
+plots.ladder(table, games).savefig(FIGURES / "03-ladder.png", dpi=110, bbox_inches="tight")
+table
 
 # %% [markdown]
-# ## The difficulty gap
+# ## Difficulty by rung
 
 # %%
-gap = stats.winnable_not_won(df)
-gap if len(gap) else print("no solver results: the gap needs the solver player")
-
-# %% [markdown]
-# ## Result mix, cards home, moves to win
-
-# %%
-stats.difficulty(df)
+diff = ladder.difficulty_by_rung(df, solved)
+shares = ladder.difficulty_shares(diff)
+if len(shares):
+    plots.difficulty(shares[[g for g in games if g in shares.columns]]).savefig(FIGURES / "03-difficulty.png", dpi=110,
+                                                                              bbox_inches="tight")
+shares
 
 # %%
-fig = plots.cards_home(df)
-fig.savefig(FIGURES / "03-cards-home.png", dpi=110)
-
-# %% [markdown]
-# ## Convergence
-
-# %%
-fig = plots.convergence(stats.convergence(df))
-fig.savefig(FIGURES / "03-convergence.png", dpi=110)
+ladder.paired_difficulty(diff, SELECTIVE, STREETS) if len(diff) else None

@@ -39,7 +39,7 @@ def main() -> None:
     import sys
 
     root = HERE.parents[1]
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "data" / "default"
+    data = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "data" / "published"
     figures = root / "reports" / "figures"
     executed = root / "reports" / "notebooks"
     executed.mkdir(parents=True, exist_ok=True)

@@ -59,10 +59,12 @@ def _say(summary) -> None:
 
 
 def report_cmd(
-    data: Optional[Path] = typer.Argument(None, help="result dataset folder (default: data/default)", show_default=False),
+    data: Optional[Path] = typer.Argument(None, help="result dataset folder, or a folder of them such as data/published (default: data/default)", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="report folder (default: reports/<dataset name>)", show_default=False),
+    reference: Optional[Path] = typer.Option(None, "--reference", help="the shipped study, for perfect play where the dataset has no solver rows (default: data/published)", show_default=False),
+    replays: bool = typer.Option(True, "--replays/--no-replays", help="write replay pages of a few telling deals beside the report"),
 ) -> None:
-    """Build the HTML report (figures, tables, summary) of a result dataset."""
+    """Build the HTML report (figures, tables, replays) of a result dataset."""
     from analysis.load import ResultsError
     from analysis.report import build_report
 
@@ -70,8 +72,10 @@ def report_cmd(
 
     data = data or DEFAULT_DATA
     out = out or REPORTS_DIR / data.name
+    if reference is not None and not reference.is_dir():
+        raise UserError(f"--reference {reference}: no such folder")
     try:
-        index = build_report(data, out)
+        index = build_report(data, out, reference=reference or "default", replays=replays)
     except ResultsError as e:
         raise UserError(str(e)) from None
     typer.echo(str(index))

@@ -1,0 +1,131 @@
+"""The README's results: tables made from the shipped study and written between two markers, so they never drift.
+
+    python -m analysis.readme data/published reports/published   # rewrite README.md's results, copy its figures
+    python -m analysis.readme data/published --check              # exit 1 if README.md's results differ from the data
+
+``make figures`` runs the first; ``tests/test_readme.py`` the check. The
+figures the README shows are copied from the study's report into
+``reports/readme/`` (the only report files kept in git).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from . import ladder, stats, winnability
+from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
+from .load import load_study
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+START = "<!-- results: written by `make figures` from data/published; edit analysis/readme.py, not this block -->"
+END = "<!-- end of results -->"
+#: the report's figures the README shows, in order, with their captions
+FIGURES = (("answer", "Win rate by player and under perfect play"), ("ladder", "The ladder: winnable deals won against CPU per deal"),
+           ("difficulty", "Difficulty: the cheapest rung that wins a deal"), ("fixed_bases", "Selective Castle: one base rank for every deal"))
+FIGURE_DIR = Path("reports") / "readme"
+
+
+def _pct(x: float, digits: int = 2) -> str:
+    return "n/a" if pd.isna(x) else f"{100 * x:.{digits}f}%"
+
+
+def _md(df: pd.DataFrame, right: int = 1) -> str:
+    """A markdown table; columns from ``right`` on are right-aligned."""
+    head = "| " + " | ".join(df.columns) + " |"
+    rule = "|" + "|".join("---" if i < right else "---:" for i in range(len(df.columns))) + "|"
+    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, rule, *rows])
+
+
+def winnability_table(solver: pd.DataFrame) -> str:
+    w = winnability.winnability(solver)
+    order = {g: i for i, g in enumerate(STUDY + (INDEPENDENT,))}
+    w = w.assign(_o=w.game.map(lambda g: order.get(g, 99))).sort_values("_o")
+    return _md(pd.DataFrame({
+        "game": [name(g) for g in w.game], "deals": [f"{n:,}" for n in w.deals],
+        "won / lost / unknown": [f"{a:,} / {b:,} / {c:,}" for a, b, c in zip(w.won, w.lost, w.unknown)],
+        "winnable": [_pct(x, 3) for x in w.rate],
+        "95% interval (unknowns both ways)": [f"{100 * a:.3f}-{100 * b:.3f}%" for a, b in zip(w.ci_low, w.ci_high)],
+        "Solvitaire": ["" if pd.isna(p) else f"{100 * p:.3f}% ± {100 * h:.3f}" for p, h in zip(w.published, w.published_half_width)],
+    }))
+
+
+def perfect_play_table(solver: pd.DataFrame) -> str:
+    rows = []
+    for a, b in ((SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (INDEPENDENT, SELECTIVE)):
+        pp = winnability.perfect_play_pair(solver, a, b)
+        if pp is None:
+            continue
+        rows.append({"comparison": f"{name(a)} − {name(b)}", "deals": f"{pp.deals:,}",
+                     "difference (points)": f"{100 * pp.diff:+.2f} [{100 * pp.diff_low:+.2f}, {100 * pp.diff_high:+.2f}]",
+                     f"won in the second, lost in the first": ", ".join(map(str, pp.a_lost_b_won)) or "none"})
+    return _md(pd.DataFrame(rows))
+
+
+def ladder_table(df: pd.DataFrame) -> str:
+    t = ladder.ladder_table(df[~df.player.map(stats.is_solver)], ladder.verdicts(df))
+    if t.empty:
+        return "(no ladder in the data)"
+    rows = []
+    for rung in ladder.rungs(df[df.dataset == "ladder"] if "dataset" in df and (df.dataset == "ladder").any() else df):
+        r = t[t.player == rung].set_index("game")
+        row = {"rung (cheapest first)": f"`{rung}`"}
+        for g in STUDY:
+            row[name(g)] = f"{_pct(r.rate[g], 1)} ({_pct(r.share_of_winnable[g], 1)})" if g in r.index else ""
+        row["CPU ms a deal"] = f"{(r.cpu_ms_mean * r.deals).sum() / r.deals.sum():.1f}"
+        rows.append(row)
+    return _md(pd.DataFrame(rows))
+
+
+def results(data: Path) -> str:
+    """The README's results block, made from the dataset(s) in ``data``."""
+    df, _ = load_study(data)
+    solver = df[df.player.map(stats.is_solver)]
+    parts = [START, "", "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
+             winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
+             perfect_play_table(solver), "",
+             "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
+             ladder_table(df), ""]
+    parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES]
+    parts += ["", END]
+    return "\n".join(parts)
+
+
+def replace_block(text: str, block: str) -> str:
+    if START not in text or END not in text:
+        raise ValueError(f"README.md has no results block (the lines {START!r} ... {END!r})")
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    return head + block + tail
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    args = [a for a in args if a != "--check"]
+    data = Path(args[0]) if args else ROOT / "data" / "published"
+    text = README.read_text()
+    new = replace_block(text, results(data))
+    if check:
+        if new != text:
+            print("README.md's results differ from the data: run `make figures`", file=sys.stderr)
+            return 1
+        return 0
+    README.write_text(new)
+    if len(args) > 1:
+        report = Path(args[1])
+        (ROOT / FIGURE_DIR).mkdir(parents=True, exist_ok=True)
+        for stem, _ in FIGURES:
+            src = report / "figures" / f"{stem}.png"
+            if src.exists():
+                shutil.copyfile(src, ROOT / FIGURE_DIR / f"{stem}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""Perfect play: what the solver's verdicts say about each game, deal by deal.
+
+Every function reads the solver's rows (any ``solver`` label) of a result
+table. Winnability counts unknown verdicts both ways (the outer Wilson
+bounds, the midpoint as the estimate: Blake & Gent's convention); paired
+comparisons count an unknown as not won and say how much counting it as
+won would move the difference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from sim.core.cards import RANKS
+
+from .games import BELEAGUERED, STREETS
+from .ladder import verdicts
+from .stats import is_solver, newcombe_paired, rate_interval, wilson, win_rates
+
+#: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
+PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
+KINDS = ("won", "lost", "unknown")
+
+
+def winnability(df: pd.DataFrame) -> pd.DataFrame:
+    """Per game: deals solved, won / lost / unknown, the winnable share with its outer interval, and the published figure."""
+    v = verdicts(df)
+    rows = []
+    for game, g in v.groupby("game", observed=True, sort=False):
+        n = len(g)
+        won, lost = int((g.verdict == "won").sum()), int((g.verdict == "lost").sum())
+        unknown = n - won - lost
+        mid, lo, hi = rate_interval(won, unknown, n)
+        pub = PUBLISHED.get(game)
+        overlap = None if pub is None else bool(lo * 100 <= pub[0] + pub[1] and hi * 100 >= pub[0] - pub[1])
+        rows.append({"game": game, "deals": n, "won": won, "lost": lost, "unknown": unknown, "rate": mid, "ci_low": lo,
+                     "ci_high": hi, "half_width": (hi - lo) / 2,
+                     "published": np.nan if pub is None else pub[0] / 100,
+                     "published_half_width": np.nan if pub is None else pub[1] / 100, "overlaps": overlap})
+    return pd.DataFrame(rows)
+
+
+PERFECT = "perfect play"  #: the player label under which the solver's winnability stands beside the players
+
+
+def rates_with_perfect_play(players: pd.DataFrame, solver: pd.DataFrame) -> pd.DataFrame:
+    """Win rates per game and heuristic player (of ``players``), and per game under perfect play (of ``solver``'s rows)."""
+    rows = [win_rates(players[~players.player.map(is_solver)])]
+    if len(solver):
+        w = winnability(solver)
+        rows.append(w.assign(player=PERFECT)[["game", "player", "deals", "won", "unknown", "rate", "ci_low", "ci_high", "half_width"]])
+    return pd.concat(rows, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class PerfectPlayPair:
+    """Two games on the same deals under perfect play.
+
+    ``table`` is the 3x3 table of verdicts (rows ``a``, columns ``b``);
+    ``diff`` is winnable(a) - winnable(b) with Newcombe's paired interval,
+    unknowns counted as not won; ``unknown_shift`` is how far counting every
+    unknown as won could move it; ``a_lost_b_won`` lists the deals ``b``
+    wins and ``a`` loses; ``rescued`` is the share of ``b``'s proved losses
+    that ``a`` wins.
+    """
+
+    a: str
+    b: str
+    deals: int
+    table: pd.DataFrame
+    diff: float
+    diff_low: float
+    diff_high: float
+    unknown_shift: float
+    a_lost_b_won: list[int]
+    rescued: float
+    rescued_low: float
+    rescued_high: float
+
+
+def perfect_play_pair(df: pd.DataFrame, a: str, b: str) -> PerfectPlayPair | None:
+    """Compare games ``a`` and ``b`` deal by deal under perfect play; None when they share no solved deal."""
+    v = verdicts(df)
+    va = v[v.game == a].set_index(["seed", "deal"]).verdict
+    vb = v[v.game == b].set_index(["seed", "deal"]).verdict
+    j = pd.concat([va.rename("a"), vb.rename("b")], axis=1, join="inner")
+    if j.empty:
+        return None
+    table = pd.crosstab(pd.Categorical(j.a, KINDS), pd.Categorical(j.b, KINDS), dropna=False)
+    table.index = [f"{k}" for k in KINDS]
+    table.columns = [f"{k}" for k in KINDS]
+    wa, wb = j.a.eq("won"), j.b.eq("won")
+    both, only_a, only_b = int((wa & wb).sum()), int((wa & ~wb).sum()), int((~wa & wb).sum())
+    d, lo, hi = newcombe_paired(both, only_a, only_b, len(j) - both - only_a - only_b)
+    shift = max(int(j.a.eq("unknown").sum()), int(j.b.eq("unknown").sum())) / len(j)
+    bad = sorted(int(x) for x in j[(j.a == "lost") & (j.b == "won")].index.get_level_values("deal"))
+    b_lost = j[j.b == "lost"]
+    rescued_n = int((b_lost.a == "won").sum())
+    r_lo, r_hi = wilson(rescued_n, len(b_lost))
+    return PerfectPlayPair(a, b, len(j), table, d, lo, hi, shift, bad,
+                           rescued_n / len(b_lost) if len(b_lost) else np.nan, r_lo, r_hi)
+
+
+def containment(df: pd.DataFrame, weaker: str, stronger: str) -> tuple[int, list[int]] | None:
+    """A containment law, ``weaker`` won implies ``stronger`` won on the same deal: (deals it was checked on, deals that
+    break it). Checked where ``weaker`` is won and ``stronger`` settled; None when the two share no solved deal."""
+    pp = perfect_play_pair(df, stronger, weaker)
+    if pp is None:
+        return None
+    t = pp.table
+    return int(t.loc["won", "won"] + t.loc["lost", "won"]), pp.a_lost_b_won
+
+
+def _bits(mask: pd.Series) -> np.ndarray:
+    """13-bit masks as a (deals, 13) boolean array (bit b: base rank b)."""
+    m = mask.fillna(0).to_numpy(np.int64)
+    return ((m[:, None] >> np.arange(13)) & 1).astype(bool)
+
+
+def _base_rows(df: pd.DataFrame, game: str) -> pd.DataFrame:
+    rows = df[(df.game == game) & df.player.map(is_solver)]
+    if "bases_won" not in rows.columns:
+        return rows.iloc[:0]
+    return rows[rows.bases_won.notna()]
+
+
+def bases_per_deal(df: pd.DataFrame, game: str) -> pd.DataFrame:
+    """How many of the 13 base ranks win each deal (the solver's per-base verdicts): deals per count."""
+    rows = _base_rows(df, game)
+    if rows.empty:
+        return pd.DataFrame(columns=["winning_bases", "deals", "share"])
+    counts = pd.Series(_bits(rows.bases_won).sum(axis=1)).value_counts().reindex(range(14), fill_value=0)
+    out = counts.rename_axis("winning_bases").rename("deals").reset_index()
+    out["share"] = out.deals / len(rows)
+    return out
+
+
+def fixed_base_rates(df: pd.DataFrame, game: str) -> pd.DataFrame:
+    """Per base rank (A-K): the share of deals it wins if always chosen, unknown bases counted both ways."""
+    rows = _base_rows(df, game)
+    if rows.empty:
+        return pd.DataFrame(columns=["base", "deals", "won", "unknown", "rate", "ci_low", "ci_high"])
+    won = _bits(rows.bases_won)
+    unk = _bits(rows.bases_unknown) if "bases_unknown" in rows.columns else np.zeros_like(won)
+    n = len(rows)
+    out = []
+    for b in range(13):
+        w, u = int(won[:, b].sum()), int(unk[:, b].sum())
+        mid, lo, hi = rate_interval(w, u, n)
+        out.append({"base": RANKS[b], "deals": n, "won": w, "unknown": u, "rate": mid, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(out)
+
+
+def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
+    """Per heuristic player: on deals some base wins, how often the base it founded was a winning one."""
+    rows = _base_rows(df, game)
+    if rows.empty:
+        return pd.DataFrame(columns=["player", "deals", "winning_choice", "share", "ci_low", "ci_high"])
+    mask = rows.drop_duplicates(["seed", "deal"]).set_index(["seed", "deal"]).bases_won.astype(np.int64)
+    mask = mask[mask > 0]
+    out = []
+    for player, p in df[(df.game == game) & ~df.player.map(is_solver) & df.base_rank.notna()].groupby("player", observed=True):
+        base = p.set_index(["seed", "deal"]).base_rank.astype(np.int64)
+        j = pd.concat([mask.rename("mask"), base.rename("base")], axis=1, join="inner")
+        if j.empty:
+            continue
+        hit = int((((j["mask"].to_numpy() >> j["base"].to_numpy()) & 1) == 1).sum())
+        lo, hi = wilson(hit, len(j))
+        out.append({"player": player, "deals": len(j), "winning_choice": hit, "share": hit / len(j), "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(out, columns=["player", "deals", "winning_choice", "share", "ci_low", "ci_high"])
+
+
+def effort(df: pd.DataFrame) -> pd.DataFrame:
+    """The solver's CPU seconds per deal, by game and verdict: deals, mean, median, p90, max."""
+    rows = df[df.player.map(is_solver)]
+    out = []
+    for (game, result), g in rows.groupby(["game", "result"], observed=True, sort=False):
+        s = g.cpu_us.to_numpy() / 1e6
+        out.append({"game": game, "verdict": result, "deals": len(g), "cpu_s_mean": s.mean(), "cpu_s_median": float(np.median(s)),
+                    "cpu_s_p90": float(np.percentile(s, 90)), "cpu_s_max": float(s.max())})
+    return pd.DataFrame(out)
+
+
+def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.DataFrame:
+    """Per game and solver label: the share of deals not settled within each budget (CPU seconds).
+
+    Read off the rows: a deal counts as unsettled at budget ``b`` if it took
+    more than ``b`` seconds or stayed unknown. Budgets above the run's own
+    are left out (the rows cannot tell).
+    """
+    out = []
+    for (game, player), g in df[df.player.map(is_solver)].groupby(["game", "player"], observed=True, sort=False):
+        s = g.cpu_us.to_numpy() / 1e6
+        unknown = g.result.eq("unknown").to_numpy()
+        own = float(s[unknown].min()) if unknown.any() else float(s.max())
+        row = {"game": game, "player": player, "deals": len(g)}
+        for b in budgets:
+            row[f"{b:g} s"] = float(((s > b) | unknown).mean()) if b <= own * 1.0001 else np.nan
+        out.append(row)
+    return pd.DataFrame(out)
