@@ -30,6 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=200)
     ap.add_argument("--start", type=int, default=1, help="first deal id")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--pysol", action="store_true", help="PySol FC's deal numbers (pysol:N) instead of seeded deals")
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per board for each solver")
     ap.add_argument("--csv", help="write per-deal rows here")
     ap.add_argument("--through-cli", action="store_true",
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     solve(game, game.deal(0, args.seed), budget_nodes=1000)  # load the compiled kernels before timing
     rows = []
     for deal in range(args.start, args.start + args.deals):
-        state = game.deal(deal, args.seed)
+        state = game.deal(f"pysol:{deal}" if args.pysol else deal, args.seed)
         fc = fcsolve.run(state, timeout=args.cap)
         start = time.perf_counter()  # wall time for both, as fc-solve's is
         ours = solve(game, state, budget_nodes=DEFAULT_BUDGET_NODES * 100, budget_seconds=args.cap)
@@ -97,7 +98,8 @@ def through_cli(game: Game, rows: list[dict], args) -> tuple[float, dict[int, st
 
     with tempfile.TemporaryDirectory() as folder:
         for r in rows:
-            (Path(folder) / f"deal-{r['deal']:06d}.txt").write_text(game.deal(r["deal"], args.seed).board_text())
+            deal = f"pysol:{r['deal']}" if args.pysol else r["deal"]
+            (Path(folder) / f"deal-{r['deal']:06d}.txt").write_text(game.deal(deal, args.seed).board_text())
         cmd = [sys.executable, "-c", "from sim.cli import main; main()", "solve", game.rules.slug, "--board", folder,
                "--json", "--budget-seconds", str(args.cap), "--budget-nodes", str(DEFAULT_BUDGET_NODES * 100), "--jobs", str(args.jobs)]
         start = time.perf_counter()

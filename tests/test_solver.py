@@ -407,6 +407,21 @@ def test_agrees_with_fc_solve(game):
 
 
 @needs_fc
+def test_citadel_agrees_with_fc_solve_on_pysol_deals():
+    """PySol's Citadel deals, the cards that go home while dealing laid as PySol lays them (the full 200 in bench_solver)."""
+    game = Game("citadel")
+    agreed = 0
+    for n in range(1, 25):
+        state = game.deal(f"pysol:{n}")
+        fc = fcsolve.run(state, timeout=2)
+        ours = solve(game, state, budget_nodes=1_000_000, budget_seconds=5)
+        if UNKNOWN not in (fc.result, ours.result):
+            assert ours.result == fc.result, f"pysol:{n}: fc-solve {fc.result}, ours {ours.result}"
+            agreed += 1
+    assert agreed >= 20
+
+
+@needs_fc
 def test_fc_board_has_colons_for_empty_piles():
     state = SA.from_board("Foundations: H-K C-Q D-K S-K\nKC\n-\n-\n-\n-\n-\n-\n-\n")
     text = fcsolve.fc_board(state)
@@ -464,3 +479,15 @@ def test_family_verdicts_do_not_depend_on_pruning_and_wins_replay(slug):
             assert full.result == bare.result, f"{slug} deal {deal}"
             compared += 1
     assert compared >= 2
+
+
+def test_the_portfolio_finds_a_win_the_depth_first_search_misses():
+    """Streets and Alleys deal 21: no depth-first search so far settled it (unknown after 329M positions); the
+    portfolio's beam, tried after a million positions, wins it, and the win replays in both engines."""
+    alone = solve(SA, SA.deal(21), budget_nodes=2_000_000, budget_seconds=30, portfolio=False)
+    assert alone.result == UNKNOWN
+    with_beam = solve(SA, SA.deal(21), budget_nodes=2_000_000, budget_seconds=30)
+    assert with_beam.result == WON and _replays(SA, 21, with_beam.moves)
+    assert with_beam.nodes >= 1_000_000  # the depth-first search had its million positions first
+    quick = solve(SA, SA.deal(3), budget_nodes=2_000_000, budget_seconds=30)
+    assert quick.nodes < 1_000_000 or quick.result != UNKNOWN  # an easy deal never waits for the beam

@@ -29,6 +29,7 @@ def solve_cmd(
     table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two; 16 bytes each; all bases together)"),
     bases: bool = typer.Option(False, "--bases", help="solve once per base rank (games whose base is chosen)"),
     shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
+    portfolio: bool = typer.Option(True, "--portfolio/--no-portfolio", help="give a deal unsettled after a million positions to the strongest beam once"),
     jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
     as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:
@@ -50,7 +51,7 @@ def solve_cmd(
     if bases and not all(base_to_choose(g.rules, it.state(g, seed).array) for it in todo):
         raise UserError(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
     work = partial(_solve, g.rules.slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                                                    table_size=table_size, bases=bases, shorten=shorten))
+                                                    table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio))
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
         return

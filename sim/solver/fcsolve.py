@@ -3,7 +3,9 @@
 Our board text is fc-solve's except for empty piles: we write ``-``, fc-solve
 reads only ``:`` (a ``-`` line makes it answer "Not enough input"), so
 :func:`fc_board` rewrites them. Its preset for Beleaguered Castle wants the
-``Foundations:`` line (the Aces home); Streets and Alleys boards need none.
+``Foundations:`` line (the Aces home); Streets and Alleys boards need none;
+Citadel's carries the cards sent home while dealing. (Debian's build holds at
+most 10 piles, so Baker's Dozen and Castles in Spain are beyond it.)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ..core.game import State
 
 FC_SOLVE = "fc-solve"
 #: our game slug -> fc-solve's preset name
-PRESETS = {"beleaguered-castle": "beleaguered_castle", "streets-and-alleys": "streets_and_alleys"}
+PRESETS = {"beleaguered-castle": "beleaguered_castle", "streets-and-alleys": "streets_and_alleys", "citadel": "citadel"}
 MOVE_ORDER = "01ABCDE"
 
 

@@ -17,11 +17,11 @@ from .answer import base_to_choose, solve
 
 
 def play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float,
-              table_size: int, bases: int, max_moves: int) -> GameRecord:
+              table_size: int, bases: int, max_moves: int, portfolio: int = 1) -> GameRecord:
     """Solve ``state``; the record of the solution replayed (positions, empty piles, base), with the verdict as result."""
     per_base = bool(bases) and base_to_choose(state.rules, state.array)
     res = solve(Game(state.rules), state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                table_size=table_size, bases=per_base)
+                table_size=table_size, bases=per_base, portfolio=bool(portfolio))
     extra: dict[str, Any] = {"nodes": int(res.nodes)}
     if res.bases is not None:
         extra["bases_won"] = sum(1 << b for b, r in res.bases.items() if r is Result.WON)

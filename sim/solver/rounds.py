@@ -187,7 +187,8 @@ def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Re
 
 
 def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, deadline: float, table_size: int,
-                 prune: int, every_problem: bool, progress=None) -> tuple[Result, list[Move], int, dict | None]:
+                 prune: int, every_problem: bool, progress=None, side: tuple = ()
+                 ) -> tuple[Result, list[Move], int, dict | None]:
     """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
 
     ``problems`` maps a key (a base rank, or None) to a start state; any won
@@ -203,6 +204,11 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     one to free its table. Returns the verdict, the winning moves, the nodes
     searched and, with ``every_problem``, each problem's verdict.
     ``progress(nodes, settled, problems, seconds_left)``, if given, hears how it goes.
+    ``side`` holds (after, search) pairs, differently shaped searches for
+    wins: each ``search()`` is tried once when the rounds have searched
+    ``after`` nodes without settling the deal (nodes, not seconds: a deal's
+    verdict under a node budget is the same on any machine); a winning line
+    it returns settles it (unless ``every_problem``).
     """
     verdicts: dict = {}  # settled problems (unknown too, when a table or path limit means it never will be)
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
@@ -216,6 +222,10 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
         open_keys = [key for key in problems if key not in verdicts]
         if not open_keys:
             break
+        while side and not every_problem and spent >= side[0][0]:
+            line, side = side[0][1](), side[1:]
+            if line:
+                return Result.WON, line, spent, None
         all_starved = True
         for key in open_keys:
             left = budget_nodes - spent
