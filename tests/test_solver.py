@@ -492,3 +492,19 @@ def test_the_portfolio_finds_a_win_the_depth_first_search_misses():
     assert with_beam.nodes >= 1_000_000  # the depth-first search had its million positions first
     quick = solve(SA, SA.deal(3), budget_nodes=2_000_000, budget_seconds=30)
     assert quick.nodes < 1_000_000 or quick.result != UNKNOWN  # an easy deal never waits for the beam
+
+
+def test_most_cards_home_is_the_best_any_reachable_position_has():
+    """Baker's Dozen never fills an empty pile: the Jack of hearts goes home, then the King above the Queen blocks
+    for good. Lost, with at most 50 cards home; the same board with the King last is won (52)."""
+    bd = Game("bakers-dozen")
+    lost = bd.from_board("Foundations: H-T C-K D-K S-K\nQH KH JH\n" + ":\n" * 12)
+    res = solve(bd, lost, most_home=True)
+    assert (res.result, res.most_home) == (LOST, 50)
+    won = bd.from_board("Foundations: H-T C-K D-K S-K\nKH QH JH\n" + ":\n" * 12)
+    assert solve(bd, won, most_home=True).most_home == 52
+    assert solve(bd, lost).most_home is None  # only when asked
+    fortress = Game("fortress")
+    for deal in range(6):
+        r = solve(fortress, fortress.deal(deal), most_home=True, budget_seconds=20)
+        assert 0 <= r.most_home <= 52 and (r.most_home == 52) == (r.result == WON)

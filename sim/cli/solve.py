@@ -30,6 +30,7 @@ def solve_cmd(
     bases: bool = typer.Option(False, "--bases", help="solve once per base rank (games whose base is chosen)"),
     shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
     portfolio: bool = typer.Option(True, "--portfolio/--no-portfolio", help="give a deal unsettled after a million positions to the strongest beam once"),
+    most_home: bool = typer.Option(False, "--most-home", help="also the most cards home of any reachable position (no pruning: slower)"),
     jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
     as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:
@@ -51,7 +52,8 @@ def solve_cmd(
     if bases and not all(base_to_choose(g.rules, it.state(g, seed).array) for it in todo):
         raise UserError(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
     work = partial(_solve, g.rules.slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                                                    table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio))
+                                                    table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio,
+                                                    most_home=most_home))
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
         return
@@ -61,7 +63,8 @@ def solve_cmd(
     finally:
         if progress is not None:
             progress.clear()
-    typer.echo(f"{row['result']} ({row['nodes']:,} positions, {row['seconds']:.2f} s)")
+    most = f", at most {row['most_home']} cards home" if "most_home" in row else ""
+    typer.echo(f"{row['result']} ({row['nodes']:,} positions, {row['seconds']:.2f} s{most})")
     if "bases" in row:
         typer.echo("bases: " + " ".join(f"{b}={v}" for b, v in row["bases"].items()))
     if row["moves"]:

@@ -20,7 +20,7 @@ from ..core.outcome import LOST, WON
 from ..core.rules import MAX_PILES
 from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, legal_actions, pile_keys, position_key, undo_keyed
 from .layout import (
-    CAP, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_TWRAP, S_BASE, S_CARDS,
+    CAP, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_TWRAP, S_BASE, S_CARDS,
     S_FOUND, S_HEIGHT, is_won, token_action, token_card, top,
 )
 
@@ -30,6 +30,7 @@ PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile
 PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a sibling
 PRUNE_SAFE_DEEPER = 8  #: also a foundation move whose would-be covers are themselves always safe
 PRUNE_SKIP_UNDO = 16  #: not a pruning rule: the move back to the parent is known without a table lookup
+TRACK_HOME = 32  #: not a pruning rule: keep the most cards home among the positions searched (ctx[C_MOST_HOME])
 PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
 #: the default: every rule that depends on the position only, so completed components are proved lost
 PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
@@ -59,6 +60,7 @@ C_ORDER = 5  #: 0: the heuristic order; k > 0: the same, shuffled by k (for rest
 C_SCC_TOP = 6  #: height of the stack of positions whose component is still open
 C_INDEX = 7  #: discovery numbers handed out so far
 C_ROUND = 8  #: the round (bumped by each restart of a search that keeps its table)
+C_MOST_HOME = 9  #: with TRACK_HOME: the most cards home among the positions searched so far
 CTX_SIZE = 10
 
 MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
@@ -338,6 +340,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     """
     n_tab = r[R_NTAB]
     skip_undo = (prune & PRUNE_SKIP_UNDO) != 0
+    track_home = (prune & TRACK_HOME) != 0
     max_depth = kid_n.shape[0] - 1
     max_off = kids.shape[0] - MAX_KIDS
     track = (prune & PRUNE_SAME_CARD) == 0
@@ -359,6 +362,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     stored = ctx[C_STORED]
     top = ctx[C_SCC_TOP]
     index = ctx[C_INDEX]
+    most_home = ctx[C_MOST_HOME]
     epoch = np.uint64(ctx[C_ROUND]) << ROUND_SHIFT
     status = RUNNING
     while True:
@@ -394,6 +398,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         if is_won(s):
             tokens[d] = tok
             d += 1
+            most_home = 52
             status = WON
             break
         if stored >= max_stored:
@@ -418,6 +423,8 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         else:
             stored += 1
         nodes += 1
+        if track_home and cards_home(s) > most_home:
+            most_home = cards_home(s)
         tokens[d] = tok
         d += 1
         if track:  # Tarjan: the new position's discovery number, its low link, and the open-component stack
@@ -440,6 +447,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     ctx[C_STORED] = stored
     ctx[C_SCC_TOP] = top
     ctx[C_INDEX] = index
+    ctx[C_MOST_HOME] = most_home
     ctx[C_STATUS] = status
     return status
 
@@ -452,6 +460,8 @@ def _start(s, r, ph, tt, kids, kid_off, kid_n, kid_i, comp, scc, ctx, prune, tra
     """
     ctx[C_STARTED] = 1
     pile_keys(s, r, ph)
+    if cards_home(s) > ctx[C_MOST_HOME]:
+        ctx[C_MOST_HOME] = cards_home(s)
     if is_won(s):
         ctx[C_STATUS] = WON
         return WON

@@ -55,9 +55,12 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0  #: CPU seconds the search took (shortening and replaying the win not counted)
     bases: dict[int, Result] | None = None
+    most_home: int | None = None  #: with ``most_home``: the most cards home of any position searched (52 if won)
 
     def to_dict(self) -> dict:
         d = {"result": str(self.result), "moves": [str(m) for m in self.moves], "nodes": self.nodes, "seconds": round(self.seconds, 4)}
+        if self.most_home is not None:
+            d["most_home"] = self.most_home
         if self.bases is not None:
             d["bases"] = {RANKS[b]: str(v) for b, v in sorted(self.bases.items())}
         return d
@@ -92,6 +95,7 @@ def solve(
     shorten: bool = True,
     progress=None,
     portfolio: bool = True,
+    most_home: bool = False,
 ) -> SolveResult:
     """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
 
@@ -110,6 +114,10 @@ def solve(
     (:data:`PORTFOLIO`): some deals whose depth-first search is heavy-tailed
     are wins a beam finds in a fraction of a second. A beam's win, like any,
     is replayed in both engines before it counts; a beam never proves a loss.
+    ``most_home`` also finds the most cards any reachable position has home
+    (exact for a deal proved lost, a lower bound when unknown, 52 when won):
+    every pruning rule and the portfolio are off, so the search sees every
+    position it can reach.
     """
     game = Game(game) if isinstance(game, str) else game
     state = state_or_position if isinstance(state_or_position, State) else State.from_position(game.rules, state_or_position)
@@ -119,16 +127,18 @@ def solve(
         raise ValueError(problem)
     if bases and not base_to_choose(game.rules, s):
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
+    if most_home:
+        prune, portfolio = K.TRACK_HOME, False
     start = clock()
     side = tuple((after, partial(_beam_line, game, s, beam)) for after, beam in PORTFOLIO) if portfolio and not bases else ()
-    result, moves, nodes, verdicts = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,
+    result, moves, nodes, verdicts, home = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,
                                                   start + budget_seconds, table_size, prune, bases, progress, side)
     seconds = clock() - start
     if result is Result.WON:
         if shorten:
             moves = shorten_line(game, s, moves)
         confirm(game, s, moves)
-    return SolveResult(result, moves, nodes, seconds, verdicts)
+    return SolveResult(result, moves, nodes, seconds, verdicts, home if most_home else None)
 
 
 #: the portfolio: after how many positions of depth-first search a deal still open goes to which beam (in

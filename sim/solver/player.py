@@ -2,7 +2,8 @@
 
 Extra columns: ``nodes`` searched; with ``bases=1`` (games whose shared base
 is chosen) ``bases_won`` / ``bases_unknown``, 13-bit masks of the base ranks
-that win / stayed unresolved.
+that win / stayed unresolved; with ``most_home=1`` ``most_home``, the most
+cards home of any position reachable (exact when proved lost).
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from .answer import base_to_choose, solve
 
 
 def play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float,
-              table_size: int, bases: int, max_moves: int, portfolio: int = 1) -> GameRecord:
+              table_size: int, bases: int, max_moves: int, portfolio: int = 1, most_home: int = 0) -> GameRecord:
     """Solve ``state``; the record of the solution replayed (positions, empty piles, base), with the verdict as result."""
     per_base = bool(bases) and base_to_choose(state.rules, state.array)
     res = solve(Game(state.rules), state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                table_size=table_size, bases=per_base, portfolio=bool(portfolio))
+                table_size=table_size, bases=per_base, portfolio=bool(portfolio), most_home=bool(most_home))
     extra: dict[str, Any] = {"nodes": int(res.nodes)}
+    if res.most_home is not None:
+        extra["most_home"] = res.most_home
     if res.bases is not None:
         extra["bases_won"] = sum(1 << b for b, r in res.bases.items() if r is Result.WON)
         extra["bases_unknown"] = sum(1 << b for b, r in res.bases.items() if r is Result.UNKNOWN)

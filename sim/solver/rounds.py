@@ -96,7 +96,7 @@ class Search:
         table start empty.
         """
         self.s = self.start.copy()
-        stored, next_round = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1
+        stored, next_round, most_home = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1, int(self.ctx[K.C_MOST_HOME])
         if self.prune & K.PRUNE_SAME_CARD:
             self.table[:] = 0
             stored = 0
@@ -105,6 +105,12 @@ class Search:
         self.ctx[K.C_ROUND] = next_round
         self.ctx[K.C_ORDER] = order
         self.ctx[K.C_STORED] = stored
+        self.ctx[K.C_MOST_HOME] = most_home  # (the table keeps what earlier rounds searched: so does this)
+
+    @property
+    def most_home(self) -> int:
+        """With ``TRACK_HOME``: the most cards home among the positions this search has entered."""
+        return int(self.ctx[K.C_MOST_HOME])
 
     @property
     def nodes(self) -> int:
@@ -188,7 +194,7 @@ def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Re
 
 def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, deadline: float, table_size: int,
                  prune: int, every_problem: bool, progress=None, side: tuple = ()
-                 ) -> tuple[Result, list[Move], int, dict | None]:
+                 ) -> tuple[Result, list[Move], int, dict | None, int]:
     """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
 
     ``problems`` maps a key (a base rank, or None) to a start state; any won
@@ -202,7 +208,8 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     round too big to finish. The problems' tables share ``table_size`` slots
     (:class:`Slots`); a problem starved of slots waits, open, for a settled
     one to free its table. Returns the verdict, the winning moves, the nodes
-    searched and, with ``every_problem``, each problem's verdict.
+    searched, with ``every_problem`` each problem's verdict, and (with
+    ``TRACK_HOME`` in ``prune``) the most cards home any search entered.
     ``progress(nodes, settled, problems, seconds_left)``, if given, hears how it goes.
     ``side`` holds (after, search) pairs, differently shaped searches for
     wins: each ``search()`` is tried once when the rounds have searched
@@ -211,6 +218,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     it returns settles it (unless ``every_problem``).
     """
     verdicts: dict = {}  # settled problems (unknown too, when a table or path limit means it never will be)
+    most_home = 0  # the most cards home any search entered (with TRACK_HOME)
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
     slots = Slots(table_size, len(problems))
     spent = 0
@@ -225,7 +233,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
         while side and not every_problem and spent >= side[0][0]:
             line, side = side[0][1](), side[1:]
             if line:
-                return Result.WON, line, spent, None
+                return Result.WON, line, spent, None, 52
         all_starved = True
         for key in open_keys:
             left = budget_nodes - spent
@@ -244,6 +252,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
                 lambda nodes, before=spent: progress(before + nodes, len(verdicts), len(problems), deadline - clock()))
             verdict = run_until(search, limit, deadline, tick)
             spent += search.nodes
+            most_home = max(most_home, search.most_home)
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
             all_starved = all_starved and search.starved
@@ -255,7 +264,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
             if verdict is Result.WON and not moves:
                 moves = search.moves()
                 if not every_problem:
-                    return Result.WON, moves, spent, None
+                    return Result.WON, moves, spent, None, 52
         if budget_nodes - spent <= 0 or clock() >= deadline or all_starved:
             break  # all_starved: every open problem waits for slots another one holds
         per_problem = int(per_problem * ROUND_GROWTH)
@@ -267,4 +276,4 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
         overall = Result.LOST
     else:
         overall = Result.UNKNOWN
-    return overall, moves if overall is Result.WON else [], spent, final if every_problem else None
+    return overall, moves if overall is Result.WON else [], spent, final if every_problem else None, most_home
