@@ -140,10 +140,11 @@ SOLVER = PlayerSpec(
         Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each; all bases together)"),
         Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)", lo=0, hi=1),
         Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once (its wins replayed)", lo=0, hi=1),
+        Param("most_home", 0, "1: also the most cards home of any reachable position (most_home column; no pruning, no portfolio)", lo=0, hi=1),
     ),
     play_deal="sim.solver.player:play_deal",
     version=2,
-    extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16")),
+    extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16"), ("most_home", "int8")),
     check=_check_solver,
 )
 
