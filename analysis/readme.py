@@ -82,6 +82,20 @@ def ladder_table(df: pd.DataFrame) -> str:
     return _md(pd.DataFrame(rows))
 
 
+def family_table(df: pd.DataFrame) -> str:
+    others = sorted(g for g in set(df.game) if g not in STUDY + (INDEPENDENT,))
+    if not others:
+        return "(the rest of the family is not in the data yet)"
+    f = winnability.family(df[df.game.isin(others)])
+    return _md(pd.DataFrame({
+        "game": [name(g) for g in f.game], "deals": [f"{n:,}" for n in f.deals],
+        "winnable (95% interval)": [f"{_pct(r, 2)} ({100 * a:.2f}-{100 * b:.2f}%)" for r, a, b in zip(f.rate, f.ci_low, f.ci_high)],
+        "CPU s a deal": [f"{x:.3f}" for x in f.cpu_s_mean],
+        "strongest beam wins": ["" if pd.isna(x) else _pct(x, 1) for x in f.player_rate],
+        "published": [f"{a} ({'inside' if i else 'outside'} our interval)" if a else "" for a, i in zip(f.anchor, f.anchor_inside)],
+    }))
+
+
 def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
     df, _ = load_study(data)
@@ -90,7 +104,8 @@ def results(data: Path) -> str:
              winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
-             ladder_table(df), ""]
+             ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
+             family_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES]
     parts += ["", END]
     return "\n".join(parts)

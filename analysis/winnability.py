@@ -22,6 +22,14 @@ from .stats import is_solver, newcombe_paired, rate_interval, wilson, win_rates
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
+#: the other published figures of the family (``shared/ANCHORS.md``): what they say, and the share they give
+ANCHORS = {
+    "fortress": ("Wolter, depth-first search on Politaire deals: 202,396 of 1,000,000", 0.202396),
+    "castles-in-spain": ("its publisher: \"about 70% winnable\"", 0.70),
+    "bakers-dozen": ("Warfield: average players win about 75%", 0.75),
+}
+#: Wolter's distribution of the most cards that can be moved home in Fortress: share with none, with exactly one; mean
+WOLTER_MOST_HOME = {"none": 0.19, "one": 0.20, "mean": 12.12}
 KINDS = ("won", "lost", "unknown")
 
 
@@ -201,3 +209,37 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
             row[f"{b:g} s"] = float(((s > b) | unknown).mean()) if b <= own * 1.0001 else np.nan
         out.append(row)
     return pd.DataFrame(out)
+
+
+def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame:
+    """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
+    win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
+    winning most there)."""
+    w = winnability(df[df.player.map(is_solver)])
+    rows = []
+    for _, g in w.iterrows():
+        solver = df[(df.game == g.game) & df.player.map(is_solver)]
+        heur = df[(df.game == g.game) & ~df.player.map(is_solver)]
+        label = (best or {}).get(g.game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
+        p = heur[heur.player == label] if label else heur.iloc[:0]
+        both = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
+        lo, hi = wilson(int(both.won.sum()), len(both))
+        anchor = ANCHORS.get(g.game)
+        rows.append({"game": g.game, "deals": g.deals, "won": g.won, "lost": g.lost, "unknown": g.unknown, "rate": g.rate,
+                     "ci_low": g.ci_low, "ci_high": g.ci_high, "cpu_s_mean": solver.cpu_us.mean() / 1e6,
+                     "player": label, "player_deals": len(both), "player_rate": both.won.mean() if len(both) else np.nan,
+                     "player_ci_low": lo, "player_ci_high": hi,
+                     "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
+                     "anchor_inside": None if anchor is None else bool(g.ci_low <= anchor[1] <= g.ci_high)})
+    return pd.DataFrame(rows)
+
+
+def most_home_distribution(df: pd.DataFrame, game: str) -> dict | None:
+    """From solver rows with ``most_home``: the share of deals where no card, exactly one, ... can be moved home; the mean."""
+    rows = df[(df.game == game) & df.player.map(is_solver)]
+    if "most_home" not in rows.columns or rows.most_home.isna().all():
+        return None
+    m = rows.most_home.dropna().astype(int)
+    return {"deals": len(m), "none": float((m == 0).mean()), "one": float((m == 1).mean()), "mean": float(m.mean()),
+            "exact": int(rows[rows.most_home.notna()].result.isin(["won", "lost"]).sum()),
+            "counts": m.value_counts().sort_index()}

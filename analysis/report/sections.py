@@ -529,6 +529,31 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
 REPLAY_BUDGET_S = 10.0
 
 
+def section_family(r: Report) -> None:
+    """The rest of the family: each game's winnability, what it costs, the best player beside it, and the published anchors."""
+    others = [g for g in r.games if g not in STUDY + (INDEPENDENT,)]
+    if not others:
+        return
+    f = winnability.family(r.df[r.df.game.isin(others)])
+    if f.empty:
+        return
+    r.page.h2("The whole family")
+    r.page.table(pd.DataFrame({
+        "game": [name(g) for g in f.game], "deals": f.deals, "won / lost / unknown": [f"{a} / {b} / {c}" for a, b, c in zip(f.won, f.lost, f.unknown)],
+        "winnable": [pct(x) for x in f.rate], "95% interval": [_interval(a, b) for a, b in zip(f.ci_low, f.ci_high)],
+        "CPU s a deal": [f"{x:.3f}" for x in f.cpu_s_mean],
+        "best player": [p or "" for p in f.player],
+        "its win rate (same deals)": ["" if pd.isna(x) else f"{pct(x)} [{_interval(a, b)}]" for x, a, b in zip(f.player_rate, f.player_ci_low, f.player_ci_high)],
+        "published": f.anchor, "inside the interval": ["" if x is None else ("yes" if x else "no") for x in f.anchor_inside],
+    }), "family", left=1)
+    most = winnability.most_home_distribution(r.df, "fortress")
+    if most:
+        w = winnability.WOLTER_MOST_HOME
+        r.page.p(f"Fortress, the most cards that can be moved home, over {most['deals']:,} deals ({most['exact']:,} settled exactly): "
+                 f"none in <b>{pct(most['none'], 1)}</b> of deals (Wolter: about {pct(w['none'], 0)}), exactly one in "
+                 f"<b>{pct(most['one'], 1)}</b> (about {pct(w['one'], 0)}), <b>{most['mean']:.2f}</b> on average ({w['mean']}).")
+
+
 def section_experiment(r: Report) -> None:
     r.page.h2("Experiment")
     text = html.escape(json.dumps(r.manifests, indent=2, default=str)) if r.manifests else "no manifest"
@@ -539,4 +564,4 @@ def section_experiment(r: Report) -> None:
 SECTIONS = (section_completeness, section_answer, section_winnability, section_perfect_play, section_containment, section_independent,
             section_players,
             section_across_games, section_within_games, section_ladder, section_base_rank, section_advice, section_convergence,
-            section_cards_home, section_effort, section_replays, section_experiment)
+            section_cards_home, section_effort, section_family, section_replays, section_experiment)
