@@ -109,4 +109,27 @@ def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
     folders = [p for p in sorted(path.iterdir()) if p.is_dir() and parquet_parts(p)]
     if not folders:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
-    return pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True), held
+    df = pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True)
+    return _one_row_per_game(df), held
+
+
+KEY = ["game", "player", "seed", "deal"]
+
+
+def _one_row_per_game(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (game, player, seed, deal): two experiments may play the same player on the same deals.
+
+    Such rows are the same game (rows depend only on the deal, the player's
+    parameters and the versions), so the first is kept; a pair whose results
+    differ (another version of the player) is an error, never averaged.
+    """
+    dup = df.duplicated(KEY, keep=False)
+    if not dup.any():
+        return df
+    twice = df[dup]
+    differ = twice.groupby(KEY, observed=True).result.nunique()
+    if (differ > 1).any():
+        (game, player, seed, deal) = differ[differ > 1].index[0]
+        raise ResultsError(f"two experiments disagree on {game} deal {deal} (seed {seed}) played by {player}: "
+                           "one of them ran another version; keep one of them out of the folder")
+    return df.drop_duplicates(KEY, keep="first").reset_index(drop=True)

@@ -67,6 +67,10 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
         rows = load_results(ref_path)
         ref = rows[rows.player.map(stats.is_solver)]
     out.mkdir(parents=True, exist_ok=True)
+    for folder in ("figures", "tables", "replays"):  # a report made again holds nothing stale
+        for f in (out / folder).glob("*") if (out / folder).is_dir() else ():
+            if f.suffix in (".png", ".csv", ".html"):
+                f.unlink()
     present = set(df.game.unique())
     games = [g for g in STUDY if g in present] + sorted(present - set(STUDY))
     seed = int(df.seed.iloc[0]) if len(df) else 0
@@ -75,7 +79,7 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     for section in sections_in_order():
         section(r)
     names = [str(m.get("experiment", {}).get("name") or label) for label, m in held.items()] or [data.name]
-    title = "Castle report: " + ", ".join(names)
+    title = "Castle report: " + (names[0] if len(names) == 1 else f"{data.name} ({len(names)} experiments: {', '.join(names)})")
     intro = (f"<p>{len(df):,} games from <code>{html.escape(str(data))}</code>: "
              f"{', '.join(html.escape(sections.name(g)) for g in games)}; players, weakest first: "
              f"{', '.join(html.escape(p) for p in r.players) or 'none'}{'; and the solver' if df.player.map(stats.is_solver).any() else ''}.</p>"

@@ -105,7 +105,7 @@ def _game_pairs(r: Report, rates: pd.DataFrame) -> pd.DataFrame:
     for other in (STREETS, BELEAGUERED):
         if SELECTIVE not in r.games or other not in r.games:
             continue
-        for player in r.players:
+        for player in _headline_players(r):
             pr = stats.paired(r.df, (SELECTIVE, player), (other, player))
             if pr is not None:
                 rows.append({"comparison": f"{name(SELECTIVE)} − {name(other)}", "player": player, "deals": pr.deals,
@@ -117,6 +117,15 @@ def _game_pairs(r: Report, rates: pd.DataFrame) -> pd.DataFrame:
             rows.append({"comparison": f"{name(SELECTIVE)} − {name(other)}", "player": PERFECT, "deals": pp.deals, "diff": pp.diff,
                          "diff_low": pp.diff_low, "diff_high": pp.diff_high, "p": np.nan, "unknown_shift": pp.unknown_shift})
     return pd.DataFrame(rows, columns=["comparison", "player", "deals", "diff", "diff_low", "diff_high", "p", "unknown_shift"])
+
+
+def _headline_players(r: Report) -> list[str]:
+    """The players the answer shows: those that played two games of the study or more (the ladder, not the
+    variants of one game's experiments), weakest first; all of them when none did."""
+    study = r.df[r.df.game.isin(STUDY)]
+    games = study.groupby("player", observed=True).game.nunique()
+    many = [p for p in r.players if games.get(p, 0) >= 2]
+    return many or [p for p in r.players if p in games.index]
 
 
 def section_answer(r: Report) -> None:
@@ -148,13 +157,15 @@ def section_answer(r: Report) -> None:
     if not sentences:
         sentences.append("Selective Castle and another game of the study were not played on common deals here.")
     r.page.p(" ".join(sentences), cls="answer")
-    cols = [p for p in r.players if (rates.player == p).any()] + ([PERFECT] if (rates.player == PERFECT).any() else [])
+    study = [g for g in r.games if g in STUDY]
+    shown = _headline_players(r)
+    cols = shown + ([PERFECT] if (rates.player == PERFECT).any() else [])
     table = pd.DataFrame({"player": cols})
-    for game in r.games:
+    for game in study:
         g = rates[rates.game == game].set_index("player")
         table[name(game)] = [f"{pct(g.rate[p])} [{_interval(g.ci_low[p], g.ci_high[p])}]" if p in g.index else "" for p in cols]
     r.page.table(table, "answer_win_rates")
-    ref = rates[(rates.player == PERFECT) & (rates.source != "this dataset")]
+    ref = rates[(rates.player == PERFECT) & (rates.source != "this dataset") & rates.game.isin(study)]
     if len(ref):
         r.page.p(f"Perfect play for {', '.join(name(g) for g in ref.game)} comes from the study's shipped data "
                  f"(<code>{html.escape(r.reference_name)}</code>), on its own deals: this dataset has no solver rows for "
@@ -166,7 +177,8 @@ def section_answer(r: Report) -> None:
         r.page.p("Differences in percentage points, paired by deal (the same tableau in both games), with Newcombe's 95% interval. "
                  "Under perfect play an unknown verdict counts as not won; counting every unknown as won would move a "
                  f"difference by at most {points(pairs.unknown_shift.max(), 3)} points.", cls="note")
-    r.page.figure(plots.headline(rates, r.players, r.games), "answer", "Win rate by player and under perfect play, per game, 95% intervals")
+    r.page.figure(plots.headline(rates[rates.game.isin(study)], shown, study), "answer",
+                  "Win rate by player and under perfect play, per game, 95% intervals")
 
 
 # --------------------------------------------------------------------------
@@ -514,12 +526,11 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
                       hardest.player))
     diff = r.notes.get("difficulty")
     if diff is not None and len(diff):
-        only = diff[diff.difficulty == ladder.SOLVER_ONLY]
-        if len(only):
-            row = only.iloc[0]
-            label = solver[(solver.game == row.game) & (solver.deal == row.deal)].player
-            picks.append(("every heuristic player loses it, the solver wins it", row.game, int(row.deal),
-                          label.iloc[0] if len(label) else "solver"))
+        only = diff[diff.difficulty == ladder.SOLVER_ONLY][["game", "seed", "deal"]]
+        cost = only.merge(won[["game", "seed", "deal", "cpu_us", "player"]], on=["game", "seed", "deal"])
+        if len(cost):
+            row = cost.loc[cost.cpu_us.idxmin()]  # the quickest to solve again for its replay
+            picks.append(("every heuristic player loses it, the solver wins it", row.game, int(row.deal), row.player))
             if strongest:
                 picks.append((f"the same deal, lost by {strongest}", row.game, int(row.deal), strongest))
     return picks

@@ -1,0 +1,5 @@
+"""``python -m analysis.notebooks [DATA]``: execute every notebook on DATA (default data/published)."""
+
+from . import main
+
+main()
