@@ -37,6 +37,21 @@ class FcResult:
     seconds: float
 
 
+def _die_with_parent() -> None:
+    """In the child, before fc-solve starts: on Linux, be killed when the process that started it dies.
+
+    Without it, a race killed mid-board leaves fc-solve running to its end,
+    gigabytes and a core for minutes, behind whatever runs next.
+    """
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def available() -> bool:
     return shutil.which(FC_SOLVE) is not None
 
@@ -80,7 +95,7 @@ def run(state: State, timeout: float = 60.0, max_iters: int | None = None) -> Fc
         path = f.name
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd + [path], capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd + [path], capture_output=True, text=True, timeout=timeout, preexec_fn=_die_with_parent)
     except subprocess.TimeoutExpired:
         return FcResult("unknown", None, time.perf_counter() - start)
     finally:
