@@ -20,6 +20,12 @@ STUDY = tuple(g.slug for g in STUDY_GAMES)
 COLOURS = {SELECTIVE: "#1b7837", STREETS: "#2166ac", BELEAGUERED: "#b2182b", INDEPENDENT: "#762a83"}
 
 
+def in_study_order(slugs) -> list[str]:
+    """The games of ``slugs``: the study's first, in its order, then the others by name."""
+    present = set(slugs)
+    return [g for g in STUDY if g in present] + sorted(present - set(STUDY))
+
+
 def name(slug: str) -> str:
     """The game's name (``Streets and Alleys``), or the slug itself for a game the registry does not know."""
     try:

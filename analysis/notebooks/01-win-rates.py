@@ -28,12 +28,12 @@ FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
 
 # %%
 from analysis import plots, stats, winnability
-from analysis.games import BELEAGUERED, SELECTIVE, STREETS, STUDY
+from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order
 from analysis.load import load_study
 
 FIGURES.mkdir(parents=True, exist_ok=True)
 df, manifests = load_study(DATA)
-games = [g for g in STUDY if g in set(df.game)]
+games = in_study_order(df.game)
 players = stats.players_by_strength(df)
 solver = df[df.player.map(stats.is_solver)]
 print(f"{len(df):,} games from {len(manifests)} experiment(s); games: {games}; players: {players}")

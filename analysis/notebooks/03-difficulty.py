@@ -27,12 +27,12 @@ FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
 
 # %%
 from analysis import ladder, plots
-from analysis.games import SELECTIVE, STREETS, STUDY
+from analysis.games import SELECTIVE, STREETS, in_study_order
 from analysis.load import load_study
 
 FIGURES.mkdir(parents=True, exist_ok=True)
 df, _ = load_study(DATA)
-games = [g for g in STUDY if g in set(df.game)]
+games = in_study_order(df.game)
 solved = ladder.verdicts(df)
 print(f"rungs, cheapest first: {ladder.rungs(df)}; deals the solver settled: {len(solved):,}")
 

@@ -17,7 +17,7 @@ import html
 from pathlib import Path
 
 from .. import stats
-from ..games import STUDY
+from ..games import in_study_order
 from ..load import ResultsError, load_results, load_study
 from . import sections
 from .page import Page
@@ -71,8 +71,7 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
         for f in (out / folder).glob("*") if (out / folder).is_dir() else ():
             if f.suffix in (".png", ".csv", ".html"):
                 f.unlink()
-    present = set(df.game.unique())
-    games = [g for g in STUDY if g in present] + sorted(present - set(STUDY))
+    games = in_study_order(df.game.unique())
     seed = int(df.seed.iloc[0]) if len(df) else 0
     r = Report(df, held, data, Page(out), ref, str(ref_path) if ref is not None else "", _replayer(seed) if replays else None,
                games, stats.players_by_strength(df))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -58,6 +59,16 @@ class Report:
     @property
     def colours(self) -> dict[str, str]:
         return plots.player_colours(self.players)
+
+    @cached_property
+    def solver(self) -> pd.DataFrame:
+        """The solver's rows (any ``solver`` label)."""
+        return self.df[self.df.player.map(stats.is_solver)]
+
+    @cached_property
+    def heuristic(self) -> pd.DataFrame:
+        """Every other player's rows."""
+        return self.df[~self.df.player.map(stats.is_solver)]
 
 
 def _fmt_pct(v) -> str:
@@ -188,11 +199,9 @@ def section_answer(r: Report) -> None:
 
 def section_winnability(r: Report) -> None:
     """Each game's winnability with its interval, beside the published figures where there are some."""
-    solver = r.df[r.df.player.map(stats.is_solver)]
-    if solver.empty:
+    if r.solver.empty:
         return
-    w = winnability.winnability(solver)
-    r.notes["winnability"] = w
+    w = r.notes["winnability"] = winnability.winnability(r.solver)
     r.page.h2("Winnability under perfect play")
     shown = pd.DataFrame({
         "game": [name(g) for g in w.game], "deals": w.deals, "won": w.won, "lost": w.lost, "unknown": w.unknown,
@@ -208,7 +217,7 @@ def section_winnability(r: Report) -> None:
 
 def section_perfect_play(r: Report) -> None:
     """Selective Castle against Streets and Alleys and Beleaguered Castle, deal by deal, under perfect play."""
-    solver = r.df[r.df.player.map(stats.is_solver)]
+    solver = r.solver
     pairs = [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (STREETS, BELEAGUERED)]
     found = [(a, b, pp) for a, b in pairs if (pp := winnability.perfect_play_pair(solver, a, b)) is not None]
     if not found:
@@ -235,7 +244,7 @@ LAWS = ((STREETS, SELECTIVE), (SELECTIVE, INDEPENDENT))
 
 def section_containment(r: Report) -> None:
     """The containment laws, checked on every deal both sides' solver settled: any deal that breaks one is listed."""
-    solver = r.df[r.df.player.map(stats.is_solver)]
+    solver = r.solver
     rows = []
     for weaker, stronger in LAWS:
         c = winnability.containment(solver, weaker, stronger)
@@ -251,7 +260,7 @@ def section_containment(r: Report) -> None:
 
 def section_independent(r: Report) -> None:
     """How much easier the common misreading (each foundation its own base) is than the shared base."""
-    solver = r.df[r.df.player.map(stats.is_solver)]
+    solver = r.solver
     pp = winnability.perfect_play_pair(solver, INDEPENDENT, SELECTIVE)
     if pp is None:
         return
@@ -342,7 +351,7 @@ def _verdicts_for_ladder(r: Report) -> pd.DataFrame:
 
 def section_ladder(r: Report) -> None:
     """The ladder: each rung's strength against its cost, and each deal's difficulty as the cheapest rung that wins it."""
-    heur = r.df[~r.df.player.map(stats.is_solver)]
+    heur = r.heuristic
     if heur.player.nunique() < 2:
         return
     solved = _verdicts_for_ladder(r)
@@ -438,7 +447,7 @@ def section_advice(r: Report) -> None:
 
 def section_convergence(r: Report) -> None:
     """How the estimates settle as deals accumulate, one panel per game."""
-    heur = r.df[~r.df.player.map(stats.is_solver)]
+    heur = r.heuristic
     frames = [heur]
     for game in r.games:
         s, _ = r.solver_rows(game)
@@ -455,25 +464,23 @@ def section_convergence(r: Report) -> None:
 
 
 def section_cards_home(r: Report) -> None:
-    heur = r.df[~r.df.player.map(stats.is_solver) & (r.df.result != "won")]
-    if heur.empty:
+    if (r.heuristic.result != "won").sum() == 0:
         return
     r.page.h2("Games not won: how far they got")
-    r.page.figure(plots.cards_home(r.df[~r.df.player.map(stats.is_solver)], r.games, r.players), "cards_home",
+    r.page.figure(plots.cards_home(r.heuristic, r.games, r.players), "cards_home",
                   "Cards home when a game was not won, per game and player")
 
 
 def section_effort(r: Report) -> None:
     """What the verdicts cost: CPU per deal by game and verdict, and the unknowns a smaller budget would leave."""
-    solver = r.df[r.df.player.map(stats.is_solver)]
-    if solver.empty:
+    if r.solver.empty:
         return
-    e = winnability.effort(solver)
+    e = winnability.effort(r.solver)
     r.page.h2("Effort")
     r.page.table(pd.DataFrame({"game": [name(g) for g in e.game], "verdict": e.verdict, "deals": e.deals,
                                "CPU s mean": [f"{x:.3f}" for x in e.cpu_s_mean], "median": [f"{x:.3f}" for x in e.cpu_s_median],
                                "p90": [f"{x:.2f}" for x in e.cpu_s_p90], "max": [f"{x:.1f}" for x in e.cpu_s_max]}), "effort", left=2)
-    u = winnability.unknown_by_budget(solver)
+    u = winnability.unknown_by_budget(r.solver)
     cols = [c for c in u.columns if c.endswith(" s")]
     r.page.p("Share of deals not settled within a budget of CPU seconds (read off the rows: the deals that took longer, "
              "and those left unknown):")
@@ -507,7 +514,7 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
     picks = []
     strongest = r.players[-1] if r.players else None
     found = dict((a, pp) for a, b, pp in r.notes.get("perfect_pairs", []) if b == STREETS)
-    solver = r.df[r.df.player.map(stats.is_solver)]
+    solver = r.solver
     if SELECTIVE in found:
         sa = solver[(solver.game == STREETS) & (solver.result == "lost")].set_index("deal").cpu_us
         sc = solver[(solver.game == SELECTIVE) & (solver.result == "won")].set_index("deal").cpu_us
