@@ -107,3 +107,34 @@ def test_a_dask_worker_killed_mid_run_loses_no_deal(tmp_path, whole):
         thread.join(timeout=180)
     assert result["summary"].finished
     pd.testing.assert_frame_equal(rows(out), whole)
+
+
+def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):
+    """SIGTERM (kill, a scheduler stopping a job) ends a --jobs 2 run as Ctrl-C does: at once, its workers
+    with it (no chunk is played on behind its back), exit 130 and one line; the rerun completes every deal once."""
+    out = tmp_path / "run"
+    run = CASTLE + ["run", "--game", "sa", "--player", "solver:budget_nodes=300000", "--deals", "40", "--chunk-size", "1",
+                    "--jobs", "2", "--no-progress", "--out", str(out)]
+    proc = subprocess.Popen(run, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 90
+    while not list(out.rglob("part-*.parquet")) and time.time() < deadline:  # the workers are at work
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 130
+    assert proc.stderr.read().strip().splitlines()[-1].startswith("castle: interrupted")
+    time.sleep(1)
+    workers = subprocess.run(["pgrep", "-f", "LokyProcess"], capture_output=True, text=True).stdout.split()
+    assert not [pid for pid in workers if _parent_gone(pid, proc.pid)], "workers left running"
+    done = subprocess.run(run, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    df = pd.read_parquet(out)
+    assert sorted(df.deal) == list(range(40))
+
+
+def _parent_gone(pid: str, killed: int) -> bool:
+    """Was ``pid`` a child of the run that was killed (its parent is now init, or the run itself)?"""
+    try:
+        ppid = int(next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("PPid:")))
+    except (OSError, StopIteration):
+        return False
+    return ppid in (1, killed)

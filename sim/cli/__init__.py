@@ -79,7 +79,10 @@ def main(argv: Optional[list[str]] = None) -> None:
         print(f"castle: {_one_line(e)}", file=sys.stderr)
         _leave(2)
     except KeyboardInterrupt:
+        print("castle: interrupted (what is on disk is whole: rerun to resume)", file=sys.stderr)
         _leave(130)
+    if rv == 130:  # typer's exit code for Ctrl-C (or a SIGTERM during a run)
+        print("castle: interrupted (what is on disk is whole: rerun to resume)", file=sys.stderr)
     _leave(rv if isinstance(rv, int) else 0)
 
 

@@ -478,6 +478,27 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """A SIGTERM (``kill``, a scheduler's stop) ends the run as Ctrl-C does: joblib then stops its workers,
+    instead of leaving them to finish their chunks behind a run that is gone (parts stay whole either way)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool) -> tuple[int, float]:
     """Play the chunks on ``jobs`` workers; return the games played and the CPU seconds they took."""
     from joblib import Parallel, delayed, parallel_config
@@ -487,6 +508,7 @@ def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: 
     tasks = (delayed(run_chunk)(c, out) for c in chunks)
     try:
         with contextlib.ExitStack() as stack:
+            stack.enter_context(_terminate_as_interrupt())
             if backend == "dask":
                 if client is None:
                     stack.enter_context(_dask_client(jobs, None))
