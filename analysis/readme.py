@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 START = "<!-- results: written by `make figures` from data/published; edit analysis/readme.py, not this block -->"
 END = "<!-- end of results -->"
-#: the report's figures the README shows, in order, with their captions
+#: the report's figures the README shows, in order, with their captions (those the report drew from the data)
 FIGURES = (("answer", "Win rate by player and under perfect play"), ("ladder", "The ladder: winnable deals won against CPU per deal"),
            ("difficulty", "Difficulty: the cheapest rung that wins a deal"), ("fixed_bases", "Selective Castle: one base rank for every deal"))
 FIGURE_DIR = Path("reports") / "readme"
@@ -56,15 +56,15 @@ def winnability_table(solver: pd.DataFrame) -> str:
 
 
 def perfect_play_table(solver: pd.DataFrame) -> str:
-    rows = []
+    rows: list[dict] = []
     for a, b in ((SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (INDEPENDENT, SELECTIVE)):
         pp = winnability.perfect_play_pair(solver, a, b)
         if pp is None:
             continue
         rows.append({"comparison": f"{name(a)} − {name(b)}", "deals": f"{pp.deals:,}",
                      "difference (points)": f"{100 * pp.diff:+.2f} [{100 * pp.diff_low:+.2f}, {100 * pp.diff_high:+.2f}]",
-                     f"won in the second, lost in the first": ", ".join(map(str, pp.a_lost_b_won)) or "none"})
-    return _md(pd.DataFrame(rows))
+                     "won in the second, lost in the first": ", ".join(map(str, pp.a_lost_b_won)) or "none"})
+    return _md(pd.DataFrame(rows)) if rows else "(no two of these games solved on the same deals in the data yet)"
 
 
 def ladder_table(df: pd.DataFrame) -> str:
@@ -106,7 +106,7 @@ def results(data: Path) -> str:
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
              ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
              family_table(df), ""]
-    parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES]
+    parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]
     parts += ["", END]
     return "\n".join(parts)
 
@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     check = "--check" in args
     args = [a for a in args if a != "--check"]
     data = Path(args[0]) if args else ROOT / "data" / "published"
+    if len(args) > 1:
+        _copy_figures(Path(args[1]))
     text = README.read_text()
     new = replace_block(text, results(data))
     if check:
@@ -132,14 +134,18 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         return 0
     README.write_text(new)
-    if len(args) > 1:
-        report = Path(args[1])
-        (ROOT / FIGURE_DIR).mkdir(parents=True, exist_ok=True)
-        for stem, _ in FIGURES:
-            src = report / "figures" / f"{stem}.png"
-            if src.exists():
-                shutil.copyfile(src, ROOT / FIGURE_DIR / f"{stem}.png")
     return 0
+
+
+def _copy_figures(report: Path) -> None:
+    """Copy the README's figures from the report; one the report did not draw (its data is missing) is removed."""
+    (ROOT / FIGURE_DIR).mkdir(parents=True, exist_ok=True)
+    for stem, _ in FIGURES:
+        src, dst = report / "figures" / f"{stem}.png", ROOT / FIGURE_DIR / f"{stem}.png"
+        if src.exists():
+            shutil.copyfile(src, dst)
+        else:
+            dst.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

@@ -20,19 +20,14 @@
 # (the same tableau in each), and every player's win rate beside perfect play.
 
 # %% tags=["parameters"]
-import os
-from pathlib import Path
-
-DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
-FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
+DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published
 
 # %%
 from analysis import plots, stats, winnability
 from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order
-from analysis.load import load_study
+from analysis.notebooks import open_study
 
-FIGURES.mkdir(parents=True, exist_ok=True)
-df, manifests = load_study(DATA)
+df, manifests, FIGURES = open_study(DATA)
 games = in_study_order(df.game)
 players = stats.players_by_strength(df)
 solver = df[df.player.map(stats.is_solver)]

@@ -19,19 +19,14 @@
 # winning base; then each piece of the rule sheet's advice switched off.
 
 # %% tags=["parameters"]
-import os
-from pathlib import Path
-
-DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
-FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
+DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published
 
 # %%
 from analysis import advice, plots, stats, winnability
 from analysis.games import SELECTIVE
-from analysis.load import load_study
+from analysis.notebooks import open_study
 
-FIGURES.mkdir(parents=True, exist_ok=True)
-df, _ = load_study(DATA)
+df, _, FIGURES = open_study(DATA)
 print(f"{len(df):,} games; Selective Castle players: {sorted(df[df.game == SELECTIVE].player.unique())}")
 
 # %% [markdown]

@@ -19,19 +19,14 @@
 # for the three games on the same deals.
 
 # %% tags=["parameters"]
-import os
-from pathlib import Path
-
-DATA = Path(os.environ.get("CASTLE_DATA", "data/published"))
-FIGURES = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
+DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published
 
 # %%
 from analysis import ladder, plots
 from analysis.games import SELECTIVE, STREETS, in_study_order
-from analysis.load import load_study
+from analysis.notebooks import open_study
 
-FIGURES.mkdir(parents=True, exist_ok=True)
-df, _ = load_study(DATA)
+df, _, FIGURES = open_study(DATA)
 games = in_study_order(df.game)
 solved = ladder.verdicts(df)
 print(f"rungs, cheapest first: {ladder.rungs(df)}; deals the solver settled: {len(solved):,}")

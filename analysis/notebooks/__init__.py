@@ -9,6 +9,22 @@ HERE = Path(__file__).parent
 NOTEBOOKS = sorted(HERE.glob("[0-9][0-9]-*.py"))
 
 
+def open_study(data: str | Path | None = None):
+    """A notebook's start: its dataset (``data``, else ``$CASTLE_DATA``, else data/published), loaded.
+
+    Returns ``(df, manifests, figures)``: every row, the experiments'
+    manifests, and the folder the notebook saves its figures to
+    (``$CASTLE_FIGURES``, else reports/figures), created.
+    """
+    from ..load import load_study
+
+    data = Path(data or os.environ.get("CASTLE_DATA", "data/published"))
+    figures = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
+    figures.mkdir(parents=True, exist_ok=True)
+    df, manifests = load_study(data)
+    return df, manifests, figures
+
+
 def execute(script: Path, data: Path, figures: Path, out: Path | None = None, timeout: int = 600) -> Path:
     """Run one notebook script top to bottom with ``data`` and ``figures``; write the executed .ipynb.
 
