@@ -1,4 +1,10 @@
-"""Load a result dataset (``DIR/game=<g>/player=<p>/part-*.parquet``) and its manifest."""
+"""Load a result dataset (``DIR/game=<g>/player=<p>/part-*.parquet``) and its manifest.
+
+A dialect's rows (``dialect`` other than ``sheet``; their folder is
+``game=<slug>@<dialect>``) come back with ``game`` = ``<slug>@<dialect>``,
+the name ``find_game`` takes: to the analysis a dialect is a game of its
+own, so no figure of the rule sheets' games ever mixes its rows in.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
+from sim.core.rules import SHEET
 from sim.study.dataset import MANIFEST
 
 
@@ -26,7 +33,8 @@ def load_results(
     """All rows of a dataset, filtered lazily by game and player before anything is read.
 
     ``game`` and ``player`` come back as plain strings whether the files or
-    the partition folders hold them.
+    the partition folders hold them; a dialect's ``game`` is ``slug@dialect``
+    (``games`` takes those names too).
     """
     path = Path(path)
     files = parquet_parts(path)
@@ -56,7 +64,8 @@ def load_results(
         if wanted:
             if column not in names:
                 raise ResultsError(f"{path}: rows have no {column!r} column")
-            expr = ds.field(column).isin(list(wanted))
+            on_disk = list(dict.fromkeys(w.partition("@")[0] for w in wanted)) if column == "game" else list(wanted)
+            expr = ds.field(column).isin(on_disk)
             condition = expr if condition is None else condition & expr
     try:
         table = dataset.to_table(filter=condition, columns=columns)
@@ -66,6 +75,13 @@ def load_results(
     for column in ("game", "player", "result"):
         if column in df.columns:
             df[column] = df[column].astype(str)
+    if "dialect" in df.columns:
+        df["dialect"] = df["dialect"].astype(str)
+        other = df["dialect"] != SHEET
+        if other.any():
+            df.loc[other, "game"] = df.loc[other, "game"] + "@" + df.loc[other, "dialect"]
+        if games and "game" in df.columns:
+            df = df[df["game"].isin(list(games))].reset_index(drop=True)
     return df
 
 

@@ -18,7 +18,7 @@ from ..core.board import BoardError
 from ..core.cards import CardError
 from ..core.deals import DealError
 from ..core.moves import IllegalMoveError, MoveError
-from ..core.rules import UnknownGameError
+from ..core.rules import UnknownDialectError, UnknownGameError
 from ..players.registry import UnknownPlayerError
 from .errors import UserError
 
@@ -31,7 +31,7 @@ app = typer.Typer(
 )
 
 #: errors that are the user's input, not our bug: one line, exit 2
-USER_ERRORS = (UserError, UnknownGameError, UnknownPlayerError, DealError, BoardError, CardError, MoveError,
+USER_ERRORS = (UserError, UnknownGameError, UnknownDialectError, UnknownPlayerError, DealError, BoardError, CardError, MoveError,
                IllegalMoveError, OSError)
 
 #: the command groups, in the order ``castle --help`` lists them

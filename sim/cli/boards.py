@@ -33,6 +33,11 @@ class Item:
         return game.deal(self.name, seed) if self.text is None else game.from_board(self.text)
 
 
+def game_fields(rules) -> dict:
+    """A JSON row's game: its slug, and its dialect when it is not the rule sheet's (as the runner's rows)."""
+    return {"game": rules.slug, **({"dialect": rules.dialect} if rules.dialect != "sheet" else {})}
+
+
 def items(game, names: list[str], boards: bool, seed: int) -> list[Item]:
     """The items named on the command line, each checked (its state made once) before anything is run."""
     if not names:

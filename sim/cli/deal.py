@@ -21,12 +21,17 @@ def register(app: typer.Typer) -> None:
 
 
 def games() -> None:
-    """List the games, one line each."""
-    from ..core.rules import GAMES
+    """List the games, one line each; under a game, its dialects (``game@dialect``), one line each."""
+    from ..core.rules import DIALECTS, GAMES, dialects_of, with_dialect
 
-    width = max(len(r.slug) for r in GAMES)
+    described = {d.name: d.description for d in DIALECTS}
+    lines = []
     for rules in GAMES:
-        typer.echo(f"{rules.slug:<{width}}  {rules.description}")
+        lines.append((rules.slug, rules.description))
+        lines += [(f"  {with_dialect(rules, d).full_slug}", described[d]) for d in dialects_of(rules)]
+    width = max(len(name) for name, _ in lines)
+    for name, text in lines:
+        typer.echo(f"{name:<{width}}  {text}")
 
 
 def deal(
@@ -39,14 +44,14 @@ def deal(
     from ..core.board import format_board
     from ..core.cards import SUITS, card_str
     from ..core.deals import deal_position
-    from ..core.rules import find_game
+    from ..core.rules import SHEET, find_game
 
     rules = find_game(game)
     pos = deal_position(rules, deal, seed)
     board = format_board(pos)
     if format is Format.json:
         typer.echo(json.dumps({
-            "game": rules.slug, "deal": deal, "seed": seed,
+            "game": rules.slug, **({"dialect": rules.dialect} if rules.dialect != SHEET else {}), "deal": deal, "seed": seed,
             "piles": [[card_str(c) for c in p] for p in pos.piles],
             "foundations": {SUITS[s]: pos.foundations[s] for s in range(4)},
             "board": board,

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
-from .boards import Item, each, echo_lines, items
+from .boards import Item, each, echo_lines, game_fields, items
 
 
 def register(app: typer.Typer) -> None:
@@ -37,7 +37,7 @@ def play(
     if max_moves is not None:
         choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
     todo = items(g, deals or [], board, seed)
-    work = partial(_play, g.rules.slug, seed, choice.label)
+    work = partial(_play, g.rules.full_slug, seed, choice.label)
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
         return
@@ -55,7 +55,7 @@ def play(
     typer.echo(f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}")
 
 
-def _play(slug: str, seed: int, player: str, item: Item, state=None) -> dict:
+def _play(name: str, seed: int, player: str, item: Item, state=None) -> dict:
     """One item played, as a JSON-ready row (in a worker when there are several)."""
     import time
 
@@ -64,13 +64,13 @@ def _play(slug: str, seed: int, player: str, item: Item, state=None) -> dict:
     from ..players.loop import play_choice
     from ..players.registry import parse_player
 
-    game = Game(slug)
+    game = Game(name)
     choice = parse_player(player)
     state = state if state is not None else item.state(game, seed)
     number = parse_deal_id(item.name)[1] if item.key == "deal" else 0
     c0 = time.process_time()
     record = play_choice(choice, state, seed, number)
-    row = {"game": slug, item.key: item.name, "seed": seed, "player": choice.label, "player_params": choice.params,
+    row = {**game_fields(game.rules), item.key: item.name, "seed": seed, "player": choice.label, "player_params": choice.params,
            "result": str(record.result), "moves": [str(m) for m in record.moves], "cards_home": record.cards_home,
            "base_rank": record.base_rank, "positions": record.positions, "cpu_seconds": round(time.process_time() - c0, 4)}
     if record.extra:

@@ -39,7 +39,7 @@ def replay(
     parse_deal_id(deal)
     choice = parse_player(player)
     if out is None:
-        name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.slug, deal, choice.name))
+        name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.full_slug.replace('@', '-'), deal, choice.name))
         out = Path(f"replay-{name}.html")
     check_out(out, (".html", ".htm"))
     g.deal(deal, seed)  # a bad deal or seed is said before any play

@@ -11,7 +11,7 @@ import typer
 
 from ..core.deals import DEFAULT_SEED
 from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
-from .boards import Item, each, echo_lines, items
+from .boards import Item, each, echo_lines, game_fields, items
 from .errors import UserError
 
 
@@ -51,7 +51,7 @@ def solve_cmd(
     todo = items(g, deals or [], board, seed)
     if bases and not all(base_to_choose(g.rules, it.state(g, seed).array) for it in todo):
         raise UserError(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
-    work = partial(_solve, g.rules.slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
+    work = partial(_solve, g.rules.full_slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
                                                     table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio,
                                                     most_home=most_home))
     if len(todo) > 1 or as_json:
@@ -71,14 +71,14 @@ def solve_cmd(
         typer.echo(" ".join(row["moves"]))
 
 
-def _solve(slug: str, seed: int, params: dict, item: Item, progress=None) -> dict:
+def _solve(name: str, seed: int, params: dict, item: Item, progress=None) -> dict:
     """One item's answer as a JSON-ready row (in a worker when there are several)."""
     from ..core.game import Game
     from ..solver.answer import solve
 
-    game = Game(slug)
+    game = Game(name)
     result = solve(game, item.state(game, seed), progress=progress, **params)
-    return {"game": slug, item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **result.to_dict()}
+    return {**game_fields(game.rules), item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **result.to_dict()}
 
 
 class _Ticker:

@@ -25,9 +25,9 @@ from . import reference
 from .board import Position, format_board, parse_board
 from .cards import RANKS, SUITS, card_str
 from .deals import DEFAULT_SEED, deal_position
-from .moves import N_ACTIONS, IllegalMoveError, Move
+from .moves import MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, IllegalMoveError, Move
 from .outcome import Result
-from .rules import FoundationBase, Rules, find_game
+from .rules import FoundationBase, Rules, SequenceMoves, find_game
 
 __all__ = ["Game", "State", "LegalMoves", "Outcome", "IllegalMoveError"]
 
@@ -52,7 +52,7 @@ class Game:
         self.rules_array = L.rules_array(self.rules)
 
     def __repr__(self) -> str:
-        return f"Game({self.rules.slug!r})"
+        return f"Game({self.rules.full_slug!r})"
 
     def deal(self, deal: int | str, seed: int = DEFAULT_SEED) -> State:
         """The starting state of a seeded deal (``17``) or a PySol deal (``"pysol:1080"``)."""
@@ -74,13 +74,15 @@ class LegalMoves:
 
     def actions(self) -> np.ndarray:
         """The legal moves as action ints, ascending."""
-        buf = np.empty(N_ACTIONS, np.int64)
+        buf = np.empty(MAX_MOVES, np.int64)
         n = E.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(E.SCRATCH_SIZE, np.int64))
         return buf[:n]
 
     def mask(self) -> np.ndarray:
-        """Boolean mask over the fixed action space (``N_ACTIONS``), as pgx gives it."""
-        mask = np.zeros(N_ACTIONS, bool)
+        """Boolean mask over the fixed action space, as pgx gives it: ``N_ACTIONS`` long, or ``N_ALL_ACTIONS``
+        in a dialect that moves sequences."""
+        one_card = self._state.rules.sequence_moves == SequenceMoves.ONE_CARD
+        mask = np.zeros(N_ACTIONS if one_card else N_ALL_ACTIONS, bool)
         mask[self.actions()] = True
         return mask
 
@@ -136,7 +138,7 @@ class State:
         return bool(E.is_legal(self.array, self.rules_array, move.action))
 
     def push(self, move: Move | str | int) -> None:
-        """Play ``move`` (a Move, its text ``"3-F"`` or its action int)."""
+        """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int)."""
         if isinstance(move, str):
             move = Move.from_str(move)
         elif not isinstance(move, Move):

@@ -7,8 +7,18 @@ the card goes to its own suit's foundation). The action int is
 ``source * N_TARGETS + target`` over a fixed space of ``N_ACTIONS`` that is
 the same for every game, so compiled code is compiled once.
 
+In a dialect that moves sequences (:class:`~sim.core.rules.SequenceMoves`)
+a move also carries a card ``count``: the top ``count`` cards of a pile go
+to another pile together. Its action is ``(count - 1) * N_ACTIONS + source
+* N_TARGETS + target``, above every one-card action, so one-card moves keep
+their ints and legal moves listed by ascending action put the sequences
+last. :func:`split_action` and :func:`make_action` are the one place that
+knows it in Python (``sim.kernels.layout`` in the kernels). Since
+``N_ACTIONS`` is a multiple of ``N_TARGETS``, ``action % N_TARGETS`` is the
+target of any move.
+
 Text form: piles are numbered from 1, the foundation is ``F`` (as a source,
-``F`` and the suit letter):
+``F`` and the suit letter); a sequence adds ``x`` and its count:
 
 >>> Move.from_str("3-F")
 Move(2, 13)
@@ -16,6 +26,8 @@ Move(2, 13)
 '1-8'
 >>> Move.from_action(Move(4, 13).action)
 Move(4, 13)
+>>> Move.from_str("3-5x4"), str(Move(2, 4, 4)), Move(2, 4, 4).action
+(Move(2, 4, 4), '3-5x4', 748)
 """
 
 from __future__ import annotations
@@ -27,8 +39,26 @@ from .rules import MAX_PILES
 
 N_SOURCES = MAX_PILES + 4
 N_TARGETS = MAX_PILES + 1
-N_ACTIONS = N_SOURCES * N_TARGETS
+N_ACTIONS = N_SOURCES * N_TARGETS  #: the one-card moves' action space
 FOUNDATION = MAX_PILES  #: the target index meaning "to its foundation"
+MAX_COUNT = 52  #: the most cards one move can carry (a pile's capacity: with tableau wrap a run can hold all 52)
+N_ALL_ACTIONS = MAX_COUNT * N_ACTIONS  #: the whole action space, sequence moves included
+#: The most legal moves a position can have, sequence moves included (the size of every move buffer).
+#: One-card moves are at most ``N_ACTIONS``. A pile whose top run is L cards long moves 2..L of them, so the
+#: pairs (source, count >= 2) number at most the 52 cards, each to at most ``MAX_PILES - 1`` other piles.
+MAX_MOVES = N_ACTIONS + MAX_COUNT * (MAX_PILES - 1)
+
+
+def make_action(source: int, target: int, count: int = 1) -> int:
+    """The action int of ``count`` cards from ``source`` to ``target``."""
+    return (count - 1) * N_ACTIONS + source * N_TARGETS + target
+
+
+def split_action(action: int) -> tuple[int, int, int]:
+    """``(source, target, count)`` of an action int (see the module doc)."""
+    rest, target = divmod(int(action), N_TARGETS)
+    count_less_one, source = divmod(rest, N_SOURCES)
+    return source, target, count_less_one + 1
 
 
 class MoveError(ValueError):
@@ -41,25 +71,31 @@ class IllegalMoveError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """Top card of ``source`` to ``target`` (0-based indexes, see module doc)."""
+    """Top ``count`` cards of ``source`` to ``target`` (0-based indexes, see module doc)."""
 
     source: int
     target: int
+    count: int = 1  #: cards carried: more than one only in a dialect that moves sequences, pile to pile
 
     def __post_init__(self) -> None:
         if not (0 <= self.source < N_SOURCES and 0 <= self.target < N_TARGETS):
             raise MoveError(f"no move from {self.source} to {self.target}")
+        if not 1 <= self.count <= MAX_COUNT:
+            raise MoveError(f"no move of {self.count} cards")
+        if self.count > 1 and (self.source >= MAX_PILES or self.target == FOUNDATION):
+            raise MoveError("a sequence moves from a pile to a pile")
 
     @property
     def action(self) -> int:
         """The move as one int of the fixed action space."""
-        return self.source * N_TARGETS + self.target
+        return make_action(self.source, self.target, self.count)
 
     @classmethod
     def from_action(cls, action: int) -> Move:
-        if not 0 <= action < N_ACTIONS:
+        if not 0 <= action < N_ALL_ACTIONS:
             raise MoveError(f"no action {action}")
-        return cls(*divmod(int(action), N_TARGETS))
+        source, target, count = split_action(action)
+        return cls(source, target, count)
 
     @property
     def to_foundation(self) -> bool:
@@ -71,11 +107,17 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str) -> Move:
-        """Parse ``"3-F"``, ``"1-8"`` or ``"FH-2"``."""
+        """Parse ``"3-F"``, ``"1-8"``, ``"FH-2"`` or ``"3-5x4"`` (four cards)."""
         parts = text.strip().upper().split("-")
         if len(parts) != 2:
             raise MoveError(f"not a move: {text!r} (expected e.g. 3-F or 1-8)")
         src, dst = parts
+        count = 1
+        if "X" in dst:
+            dst, _, n = dst.partition("X")
+            if not n.isdigit() or not 1 <= int(n) <= MAX_COUNT:
+                raise MoveError(f"not a move: {text!r} (a sequence is written e.g. 3-5x4)")
+            count = int(n)
         try:
             if src.startswith("F") and len(src) == 2 and src[1] in SUITS:
                 source = MAX_PILES + SUITS.index(src[1])
@@ -88,7 +130,7 @@ class Move:
                 raise ValueError
         except ValueError:
             raise MoveError(f"not a move: {text!r} (expected e.g. 3-F or 1-8)") from None
-        return cls(source, target)
+        return cls(source, target, count)
 
     def __str__(self) -> str:
         src = (
@@ -97,7 +139,7 @@ class Move:
             else str(self.source + 1)
         )
         dst = "F" if self.target == FOUNDATION else str(self.target + 1)
-        return f"{src}-{dst}"
+        return f"{src}-{dst}" if self.count == 1 else f"{src}-{dst}x{self.count}"
 
     def __repr__(self) -> str:
-        return f"Move({self.source}, {self.target})"
+        return f"Move({self.source}, {self.target})" if self.count == 1 else f"Move({self.source}, {self.target}, {self.count})"

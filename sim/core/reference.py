@@ -31,7 +31,7 @@ from __future__ import annotations
 from .board import Position
 from .cards import N_RANKS, SUITS, card_str, is_red, make_card, rank_of, suit_of
 from .moves import FOUNDATION, MAX_PILES, N_SOURCES, N_TARGETS, IllegalMoveError, Move
-from .rules import EmptyPile, FoundationBase, Rules, TableauDirection, TableauSuit
+from .rules import EmptyPile, FoundationBase, Rules, SequenceMoves, TableauDirection, TableauSuit
 
 __all__ = ["IllegalMoveError", "legal_moves", "play", "is_won"]
 
@@ -169,6 +169,45 @@ def pile_accepts(rules: Rules, pile: list[int], card: int) -> bool:
     return ranks_fit(rules, top, card) and suits_fit(rules, top, card)
 
 
+# --- Sequences (dialects of other programs; the rule sheets move one card) ----
+
+
+def sequence_length(rules: Rules, pile: list[int]) -> int:
+    """How many top cards of ``pile`` form a sequence: each one fits on the card under it by the tableau rule."""
+    length = min(len(pile), 1)
+    while length < len(pile):
+        below, card = pile[-length - 1], pile[-length]
+        if not (ranks_fit(rules, below, card) and suits_fit(rules, below, card)):
+            break
+        length += 1
+    return length
+
+
+def free_piles(rules: Rules, pos: Position) -> int:
+    """Empty tableau piles a supermove may pass through; reserves never count, nor piles that are never filled."""
+    if rules.empty_pile == EmptyPile.NOTHING:
+        return 0
+    return sum(1 for i, pile in enumerate(pos.piles) if not pile and not is_reserve(rules, i))
+
+
+def most_cards_carried(rules: Rules, pos: Position, target: int) -> int:
+    """How many cards one move may carry to tableau pile ``target``.
+
+    The sheets: one. PySol's Selective Castle: a sequence of any length.
+    Supermoves (FreeCell's rule with no free cells): as many as single moves
+    through the empty piles could carry, 2^(empty piles), where an empty
+    target does not count itself.
+    """
+    if rules.sequence_moves == SequenceMoves.ONE_CARD:
+        return 1
+    if rules.sequence_moves == SequenceMoves.UNLIMITED:
+        return 52  # any length: no pile holds more
+    free = free_piles(rules, pos)
+    if not pos.piles[target]:
+        free -= 1
+    return 2 ** free if free >= 0 else 0
+
+
 # --- Moves -------------------------------------------------------------------
 
 
@@ -203,7 +242,29 @@ def legal_moves(rules: Rules, pos: Position) -> list[Move]:
             for target in range(n):
                 if not is_reserve(rules, target) and pile_accepts(rules, piles[target], card):
                     moves.append(_MOVES[MAX_PILES + suit][target])
+    if rules.sequence_moves != SequenceMoves.ONE_CARD:
+        moves += sequence_moves(rules, pos)
     return moves
+
+
+def sequence_moves(rules: Rules, pos: Position) -> list[Move]:
+    """The dialect's moves of two or more cards, sorted by ``Move.action``.
+
+    A sequence of the top ``count`` cards of a pile goes to another tableau
+    pile when its bottom card fits there (or the pile is empty and may be
+    filled) and the dialect lets a move carry that many cards.
+    """
+    n = rules.n_piles
+    moves = []
+    for source in range(n):
+        pile = pos.piles[source]
+        for count in range(2, sequence_length(rules, pile) + 1):
+            bottom = pile[-count]
+            for target in range(n):
+                if (target != source and not is_reserve(rules, target) and pile_accepts(rules, pos.piles[target], bottom)
+                        and count <= most_cards_carried(rules, pos, target)):
+                    moves.append(Move(source, target, count))
+    return sorted(moves, key=lambda m: m.action)
 
 
 def why_illegal(rules: Rules, pos: Position, move: Move) -> str | None:
@@ -224,12 +285,27 @@ def why_illegal(rules: Rules, pos: Position, move: Move) -> str | None:
     pile = pos.piles[move.source]
     if not pile:
         return f"pile {move.source + 1} is empty"
+    if move.count > 1:
+        return _why_not_sequence(rules, pos, move)
     card = pile[-1]
     if move.target == FOUNDATION:
         if foundation_accepts(rules, pos, card):
             return None
         return _foundation_refusal(rules, pos, card)
     return _pile_refusal(rules, pos, card, move.target)
+
+
+def _why_not_sequence(rules: Rules, pos: Position, move: Move) -> str | None:
+    """Why the top ``move.count`` cards may not go to ``move.target`` together (None if they may)."""
+    if rules.sequence_moves == SequenceMoves.ONE_CARD:
+        return f"{rules.slug} moves one card at a time (a dialect may move sequences: see `castle games`)"
+    pile = pos.piles[move.source]
+    if sequence_length(rules, pile) < move.count:
+        return f"the top {move.count} cards of pile {move.source + 1} are not a sequence"
+    most = most_cards_carried(rules, pos, move.target)
+    if move.count > most:
+        return f"{move.count} cards cannot move at once to pile {move.target + 1} (at most {most} here)"
+    return _pile_refusal(rules, pos, pile[-move.count], move.target)
 
 
 def _why_not_back(rules: Rules, pos: Position, move: Move) -> str | None:
@@ -284,6 +360,11 @@ def play(rules: Rules, pos: Position, move: Move) -> Position:
     if reason is not None:
         raise IllegalMoveError(f"{move}: {reason}")
     after = pos.copy()
+    if move.count > 1:  # a sequence keeps its order
+        carried = after.piles[move.source][-move.count :]
+        del after.piles[move.source][-move.count :]
+        after.piles[move.target].extend(carried)
+        return after
     if move.source >= MAX_PILES:  # a foundation's top card comes back
         suit = move.source - MAX_PILES
         card = foundation_top(rules, after, suit)

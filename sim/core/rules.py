@@ -8,10 +8,13 @@ one field), never a new engine.
 'streets-and-alleys'
 >>> find_game("Selective Castle").foundation_base
 <FoundationBase.FIRST_CARD_SHARED: 1>
+>>> find_game("selective-castle@pysol").sequence_moves
+<SequenceMoves.UNLIMITED: 2>
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from dataclasses import dataclass
@@ -56,6 +59,22 @@ class DealStyle(enum.IntEnum):
     LAST_CARD_TO_FOUNDATION = 3  #: the last card founds, and its rank is the shared base
 
 
+class SequenceMoves(enum.IntEnum):
+    """How many cards one tableau move may carry (the rule sheets: one; other programs' dialects: more)."""
+
+    ONE_CARD = 0  #: the rule sheets: one card at a time
+    #: FreeCell's convention with no free cells: a sequence of n cards, each fitting on the one below by the
+    #: tableau rule, moves at once when n <= 2^E (E: empty tableau piles; reserves never count), and
+    #: n <= 2^(E-1) when the target is itself empty (the target does not count)
+    SUPERMOVES = 1
+    #: PySol FC's Selective Castle: such a sequence of any length moves at once
+    UNLIMITED = 2
+
+
+#: the dialect name of the rule sheets' own rules (every game's default)
+SHEET = "sheet"
+
+
 @dataclass(frozen=True)
 class Rules:
     """One game's rules: every field the engines read.
@@ -88,6 +107,15 @@ class Rules:
     version: int = 1
     #: the name PySol FC / pysol-cards gives the deal, if it has one
     pysol_name: str | None = None
+    #: how many cards a tableau move may carry (only a dialect changes it)
+    sequence_moves: SequenceMoves = SequenceMoves.ONE_CARD
+    #: the rules' dialect: ``sheet`` (the rule sheet), or a named option of another program (:data:`DIALECTS`)
+    dialect: str = SHEET
+
+    @property
+    def full_slug(self) -> str:
+        """The name :func:`find_game` takes back: the slug, with ``@dialect`` for a dialect."""
+        return self.slug if self.dialect == SHEET else f"{self.slug}@{self.dialect}"
 
     @property
     def n_piles(self) -> int:
@@ -275,15 +303,74 @@ class UnknownGameError(KeyError):
         return str(self.args[0])
 
 
+class UnknownDialectError(ValueError):
+    """A dialect that does not exist, or not for that game."""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A named option of another program: the games it applies to and the rule fields it changes."""
+
+    name: str
+    description: str
+    games: tuple[str, ...]  #: slugs of the games it applies to
+    sequence_moves: SequenceMoves
+
+
+#: Other programs' dialects (``shared/RULES.md``, "Dialects of other programs"); never a default.
+DIALECTS: tuple[Dialect, ...] = (
+    Dialect(
+        "pysol",
+        "PySol FC: a sequence (K on A included) of any length moves at once",
+        ("selective-castle", "selective-castle-independent"),
+        SequenceMoves.UNLIMITED,
+    ),
+    Dialect(
+        "supermoves",
+        "PySol FC's supermoves: a sequence moves at once as single moves through the empty piles could carry it",
+        ("streets-and-alleys", "beleaguered-castle", "castles-in-spain"),
+        SequenceMoves.SUPERMOVES,
+    ),
+)
+
+
+def dialects_of(rules: Rules) -> tuple[str, ...]:
+    """The names of the dialects that exist for ``rules``' game (the sheet not counted)."""
+    return tuple(d.name for d in DIALECTS if rules.slug in d.games)
+
+
+def with_dialect(rules: Rules, dialect: str) -> Rules:
+    """``rules`` (a game's sheet record) under ``dialect``: a derived record, or the record itself for ``sheet``.
+
+    An unknown dialect, or one that does not apply to the game, is an
+    :class:`UnknownDialectError` naming the dialects that exist for it.
+    """
+    name = dialect.strip().lower()
+    base = find_game(rules.slug)
+    if name == SHEET:
+        return base
+    for d in DIALECTS:
+        if d.name == name and base.slug in d.games:
+            return dataclasses.replace(base, name=f"{base.name} ({d.name})", sequence_moves=d.sequence_moves, dialect=d.name)
+    have = ", ".join((SHEET, *dialects_of(base)))
+    known = any(d.name == name for d in DIALECTS)
+    what = f"dialect {dialect!r} does not apply to {base.slug}" if known else f"unknown dialect {dialect!r}"
+    raise UnknownDialectError(f"{what} (dialects of {base.slug}: {have})")
+
+
 def _norm(name: str) -> str:
     return re.sub(r"[\s_\-]+", "-", name.strip().lower())
 
 
 def find_game(name: str) -> Rules:
-    """The game whose slug, name or alias matches ``name`` (case, spaces, ``_`` and ``-`` ignored)."""
-    key = _norm(name)
+    """The game whose slug, name or alias matches ``name`` (case, spaces, ``_`` and ``-`` ignored).
+
+    ``game@dialect`` is the game under a dialect (:func:`with_dialect`).
+    """
+    game, at, dialect = name.partition("@")
+    key = _norm(game)
     for rules in GAMES:
         if key in {_norm(rules.slug), _norm(rules.name), *(_norm(a) for a in rules.aliases)}:
-            return rules
+            return with_dialect(rules, dialect) if at else rules
     known = ", ".join(r.slug for r in GAMES)
-    raise UnknownGameError(f"unknown game {name!r} (known: {known})")
+    raise UnknownGameError(f"unknown game {game!r} (known: {known})")

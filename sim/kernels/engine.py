@@ -10,20 +10,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
-from ..core.rules import MAX_PILES, DealStyle, EmptyPile, FoundationBase, TableauDirection, TableauSuit
+from ..core.moves import FOUNDATION, N_ACTIONS, N_ALL_ACTIONS, N_TARGETS
+from ..core.rules import MAX_PILES, DealStyle, EmptyPile, FoundationBase, SequenceMoves, TableauDirection, TableauSuit
 from .layout import (
     CAP, R_ACES, R_BASE_POLICY, R_DEAL_STYLE, R_EMPTY, R_FOUND_TO_TAB, R_FWRAP, R_NPILES, R_NTAB,
-    R_ONE_AT_A_TIME, R_RANK_FIT, R_SIZES, R_TDIR, R_TSUIT, R_TWRAP, S_BASE, S_CARDS, S_FOUND,
-    S_HEIGHT, T_CARD_SHIFT, T_SET_OWN_BASE, T_SET_SHARED_BASE, foundation_top, token_action, token_card, top,
+    R_ONE_AT_A_TIME, R_RANK_FIT, R_SEQ, R_SIZES, R_TDIR, R_TSUIT, R_TWRAP, S_BASE, S_CARDS, S_FOUND,
+    S_HEIGHT, T_CARD_SHIFT, T_SET_OWN_BASE, T_SET_SHARED_BASE, action_count, action_source, action_target,
+    foundation_top, token_action, token_card, top,
 )
 from .rng import Z_BASE, Z_FOUND, Z_PILE, mix, permutation
 
 #: bumped whenever the engine changes the games it plays; stored in every result row
 ENGINE_VERSION = 1
 
-#: scratch the move generator needs: a top rank per pile, then 13 rank masks
-SCRATCH_SIZE = MAX_PILES + 13
+#: scratch the move generator needs: a top card per pile, then 13 rank masks, then (dialects) each pile's top run
+SCRATCH_SIZE = MAX_PILES + 13 + MAX_PILES
+_RUN = MAX_PILES + 13  #: where the runs' lengths start in the scratch
 
 #: the lowest set bit's index of every 13-bit pile mask
 LOWEST_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 1 << MAX_PILES)], np.int8)
@@ -40,6 +42,7 @@ _ACE_BASE = int(FoundationBase.ACE)
 _CITADEL = int(DealStyle.CITADEL)
 _KINGS_TO_BOTTOM = int(DealStyle.KINGS_TO_BOTTOM)
 _LAST_CARD_HOME = int(DealStyle.LAST_CARD_TO_FOUNDATION)
+_UNLIMITED = int(SequenceMoves.UNLIMITED)
 
 
 # --------------------------------------------------------------------------
@@ -181,7 +184,143 @@ def legal_actions(s, r, out, scratch):
         if src < MAX_PILES and foundation_accepts(s, r, card):
             out[n] = src * N_TARGETS + FOUNDATION
             n += 1
+    if r[R_SEQ] != 0:  # a dialect's sequence moves: actions above every one-card move
+        n = _sequence_actions(s, r, out, n, scratch)
     return n
+
+
+# --------------------------------------------------------------------------
+# the dialects' sequence moves (rules array R_SEQ; never the rule sheets)
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _free_piles(s, r):
+    """The empty tableau piles a supermove may pass through (reserves never count; none where an empty pile stays empty)."""
+    if r[R_EMPTY] != _ANY_CARD:
+        return 0
+    e = 0
+    for p in range(r[R_NTAB]):
+        if s[S_HEIGHT + p] == 0:
+            e += 1
+    return e
+
+
+@njit(cache=True, inline="always")
+def _run_length(s, r, p):
+    """How many top cards of pile ``p`` form a sequence: each fits on the card below it by the tableau rule."""
+    h = s[S_HEIGHT + p]
+    if h == 0:
+        return 0
+    base = S_CARDS + p * CAP
+    wrap = r[R_TWRAP] != 0
+    both_ways = r[R_TDIR] == _UP_OR_DOWN
+    suit_rule = r[R_TSUIT]
+    k = 1
+    while k < h and _fits(np.int64(s[base + h - k]), np.int64(s[base + h - k - 1]), wrap, both_ways, suit_rule):
+        k += 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _sequence_fits(r, count, free, target_empty):
+    """May a sequence of ``count`` cards move under the dialect, ``free`` empty piles around (the target among them if empty)?"""
+    if r[R_SEQ] == _UNLIMITED:
+        return True
+    if target_empty:  # supermoves: the target does not count
+        return count <= (1 << (free - 1))
+    return count <= (1 << free)
+
+
+@njit(cache=True)
+def _sequence_actions(s, r, out, n, scratch):
+    """Append the moves of two or more cards, ascending by action, to ``out[:n]``; return the new count.
+
+    ``scratch[:n_piles]`` holds each pile's top card (-1: empty), as
+    :func:`legal_actions` left it.
+    """
+    n_piles = r[R_NPILES]
+    n_tab = r[R_NTAB]
+    wrap = r[R_TWRAP] != 0
+    both_ways = r[R_TDIR] == _UP_OR_DOWN
+    suit_rule = r[R_TSUIT]
+    empty_ok = r[R_EMPTY] == _ANY_CARD
+    free = _free_piles(s, r)
+    longest = 0
+    for p in range(n_piles):
+        k = _run_length(s, r, p)
+        scratch[_RUN + p] = k
+        if k > longest:
+            longest = k
+    if r[R_SEQ] != _UNLIMITED and longest > (1 << free):
+        longest = 1 << free
+    for count in range(2, longest + 1):
+        for src in range(n_piles):
+            if scratch[_RUN + src] < count:
+                continue
+            card = np.int64(s[S_CARDS + src * CAP + s[S_HEIGHT + src] - count])
+            for dst in range(n_tab):
+                if dst == src:
+                    continue
+                t = scratch[dst]
+                if t < 0:
+                    ok = empty_ok and _sequence_fits(r, count, free, True)
+                else:
+                    ok = _sequence_fits(r, count, free, False) and _fits(card, t, wrap, both_ways, suit_rule)
+                if ok:
+                    out[n] = (count - 1) * N_ACTIONS + src * N_TARGETS + dst
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def _sequence_legal(s, r, action):
+    """Is the sequence move ``action`` (two or more cards) legal in ``s``?"""
+    if r[R_SEQ] == 0 or action >= N_ALL_ACTIONS:
+        return False
+    src = action_source(action)
+    dst = action_target(action)
+    count = action_count(action)
+    if src >= r[R_NPILES] or dst >= r[R_NTAB] or dst == src:
+        return False
+    if _run_length(s, r, src) < count:
+        return False
+    t = top(s, dst)
+    if t < 0:
+        return r[R_EMPTY] == _ANY_CARD and _sequence_fits(r, count, _free_piles(s, r), True)
+    card = np.int64(s[S_CARDS + src * CAP + s[S_HEIGHT + src] - count])
+    return _sequence_fits(r, count, _free_piles(s, r), False) and fits(r, card, t)
+
+
+@njit(cache=True)
+def _apply_sequence(s, action):
+    """Play the sequence move ``action``; its token holds the sequence's bottom card."""
+    src = action_source(action)
+    dst = action_target(action)
+    count = action_count(action)
+    h = s[S_HEIGHT + src] - count
+    hd = s[S_HEIGHT + dst]
+    for i in range(count):
+        s[S_CARDS + dst * CAP + hd + i] = s[S_CARDS + src * CAP + h + i]
+        s[S_CARDS + src * CAP + h + i] = 0
+    s[S_HEIGHT + src] = h
+    s[S_HEIGHT + dst] = hd + count
+    return action | (np.int64(s[S_CARDS + dst * CAP + hd]) << T_CARD_SHIFT)
+
+
+@njit(cache=True)
+def _undo_sequence(s, action):
+    """Take back the sequence move ``action``."""
+    src = action_source(action)
+    dst = action_target(action)
+    count = action_count(action)
+    hd = s[S_HEIGHT + dst] - count
+    h = s[S_HEIGHT + src]
+    for i in range(count):
+        s[S_CARDS + src * CAP + h + i] = s[S_CARDS + dst * CAP + hd + i]
+        s[S_CARDS + dst * CAP + hd + i] = 0
+    s[S_HEIGHT + dst] = hd
+    s[S_HEIGHT + src] = h + count
 
 
 @njit(cache=True, inline="always")
@@ -197,7 +336,7 @@ def _another_open(s):
 def is_legal(s, r, action):
     """Is ``action`` legal in ``s``?"""
     if action < 0 or action >= N_ACTIONS:
-        return False
+        return action >= N_ACTIONS and _sequence_legal(s, r, action)
     src = action // N_TARGETS
     dst = action % N_TARGETS
     if src >= MAX_PILES:
@@ -225,6 +364,8 @@ def is_legal(s, r, action):
 @njit(cache=True)
 def apply(s, r, action):
     """Play a legal ``action``; return its undo token."""
+    if action >= N_ACTIONS:
+        return _apply_sequence(s, action)
     src = action // N_TARGETS
     dst = action % N_TARGETS
     if src >= MAX_PILES:  # a foundation's top card comes back
@@ -259,6 +400,9 @@ def apply(s, r, action):
 def undo(s, r, token):
     """Take back the move whose undo token is ``token``."""
     action = token_action(token)
+    if action >= N_ACTIONS:
+        _undo_sequence(s, action)
+        return
     card = token_card(token)
     src = action // N_TARGETS
     dst = action % N_TARGETS
@@ -361,9 +505,30 @@ def _rekey(ph, p, r, z):
     ph[MAX_PILES] += pile_term(r, p, old ^ z) - pile_term(r, p, old)
 
 
+@njit(cache=True)
+def _rekey_sequence(s, r, ph, action):
+    """Toggle the keys of the cards the sequence ``action`` moves: just before it is played, or just after it is taken back."""
+    src = action_source(action)
+    dst = action_target(action)
+    count = action_count(action)
+    h = s[S_HEIGHT + src] - count  # where the sequence lies (or will lie again) in the source
+    hd = s[S_HEIGHT + dst]  # where it lands in the target
+    zs = np.uint64(0)
+    zd = np.uint64(0)
+    for i in range(count):
+        card = s[S_CARDS + src * CAP + h + i]
+        zs ^= Z_PILE[h + i, card]
+        zd ^= Z_PILE[hd + i, card]
+    _rekey(ph, src, r, zs)
+    _rekey(ph, dst, r, zd)
+
+
 @njit(cache=True, inline="always")
 def apply_keyed(s, r, ph, action):
     """Apply, keeping the per-pile Zobrist keys and their sum in ``ph``."""
+    if action >= N_ACTIONS:
+        _rekey_sequence(s, r, ph, action)
+        return _apply_sequence(s, action)
     src = action // N_TARGETS
     dst = action % N_TARGETS
     if src < MAX_PILES:  # a foundation source changes no pile key (its count is in the foundations' key)
@@ -383,6 +548,9 @@ def undo_keyed(s, r, ph, token):
     """Undo, keeping the per-pile Zobrist keys and their sum in ``ph``."""
     undo(s, r, token)
     action = token_action(token)
+    if action >= N_ACTIONS:
+        _rekey_sequence(s, r, ph, action)
+        return
     card = token_card(token)
     src = action // N_TARGETS
     dst = action % N_TARGETS

@@ -80,7 +80,7 @@ def evaluate(s, r, w, target_base, moves, scratch):
     "Next needed card" needs a base rank: the foundation's own once set, else
     the player's target base (``target_base[suit]``, -1 for "unknown": that
     suit's depth term is skipped and its cards are ordered by plain rank).
-    ``moves`` (``N_ACTIONS``) and ``scratch`` (``SCRATCH_SIZE``) are the move
+    ``moves`` (``MAX_MOVES``) and ``scratch`` (``SCRATCH_SIZE``) are the move
     generator's buffers: mobility is its count.
     """
     home = 0

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from ..core.moves import FOUNDATION, MAX_MOVES, N_ALL_ACTIONS, N_TARGETS
 from .engine import PH_SIZE, apply_keyed, fits, legal_actions, undo_keyed
 from .evaluate import P_BUDGET, P_GROW, P_LEVEL, P_MAX_MOVES, P_NOISE, P_PATIENCE, P_SPREAD, P_WIDTH, STUCK_PENALTY, evaluate
 from .layout import R_FOUND_TO_TAB, S_BASE, S_FOUND, STATE_SIZE, cards_home, is_won, moving_card
@@ -169,7 +169,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     """
     local = np.zeros(1 << 12, np.uint64)
     n_local = 0
-    link = np.zeros((16, width), np.int32)  # parent slot * 256 + action, per layer (rows doubled as needed)
+    link = np.zeros((16, width), np.int32)  # parent slot * N_ALL_ACTIONS + action, per layer (rows doubled as needed)
     cur = np.empty((width, STATE_SIZE), np.int8)
     nxt = np.empty((width, STATE_SIZE), np.int8)
     cph = np.empty((width, PH_SIZE), np.uint64)
@@ -179,7 +179,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     c_act = np.empty(m_cand, np.int64)
     c_val = np.empty(m_cand, np.float64)
     c_key = np.empty(m_cand, np.uint64)
-    acts = np.empty(N_ACTIONS, np.int64)
+    acts = np.empty(MAX_MOVES, np.int64)
     kept = np.zeros(width, np.int64)
     spread = np.int64(w[P_SPREAD])
     cur[0] = s
@@ -265,7 +265,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
             nxt[j] = cur[i]
             nph[j] = cph[i]
             apply_keyed(nxt[j], r, nph[j], c_act[c])
-            link[d, j] = np.int32(i * 256 + c_act[c])
+            link[d, j] = np.int32(i * N_ALL_ACTIONS + c_act[c])
             v = c_val[c]
             if v < -STUCK_PENALTY / 2:
                 v += STUCK_PENALTY
@@ -292,8 +292,8 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
         length = best_d
         j = best_j
     for dd in range(length - 1 - (1 if won_d >= 0 else 0), -1, -1):
-        line[dd] = link[dd, j] % 256
-        j = link[dd, j] // 256
+        line[dd] = link[dd, j] % N_ALL_ACTIONS
+        j = link[dd, j] // N_ALL_ACTIONS
     return length, won_d >= 0, best, nodes
 
 
@@ -396,7 +396,7 @@ def playout(s, r, w, tb, ph, game, path, flags, max_len, noise, rng, spent, out,
 
     Returns (moves, moves up to its best position, best score); ``s`` is left as it was.
     """
-    acts = np.empty(N_ACTIONS, np.int64)
+    acts = np.empty(MAX_MOVES, np.int64)
     toks = np.empty(max(max_len, 1), np.int64)
     best = score(s, r, w, tb, ebuf, gscratch)
     spent[0] += 1
@@ -424,7 +424,7 @@ def nested(level, s, r, w, tb, ph, game, path, flags, max_len, noise, memo, rng,
     """
     if level <= 0:
         return playout(s, r, w, tb, ph, game, path, flags, max_len, noise, rng, spent, out, ebuf, gscratch)
-    kids = np.empty(N_ACTIONS, np.int64)
+    kids = np.empty(MAX_MOVES, np.int64)
     toks = np.empty(max(max_len, 1), np.int64)
     sub = np.empty(max(max_len, 1), np.int64)
     memo_line = np.empty(max(max_len, 1), np.int64)
@@ -529,7 +529,7 @@ def plan_decide(s, r, kind, w, rng, plan, plan_keys, lm, game, tb, ph, ebuf, gsc
             return plan[0]
     path = np.zeros(64, np.uint64)
     flags = np.zeros(65, np.int64)
-    acts = np.empty(N_ACTIONS, np.int64)
+    acts = np.empty(MAX_MOVES, np.int64)
     a, _ = policy_step(s, r, w, tb, ph, game, path, flags, acts, 0.0, rng, ebuf, gscratch)
     lm[L_CALLS] += 1
     return a

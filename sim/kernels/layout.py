@@ -9,9 +9,12 @@ A **state** is one int8 array of ``STATE_SIZE``::
 
 so equal positions are equal arrays. The **rules** are one int64 array of
 ``RULES_SIZE`` (:func:`rules_array`), so one compiled kernel plays every
-game. Moves are the action ints of :mod:`sim.core.moves`. Playing a move
-returns an **undo token**: the action in bits 0-7, the card moved in bits
-8-13, and flags saying whether the move set the base.
+game. Moves are the action ints of :mod:`sim.core.moves` (:func:`action_source`,
+:func:`action_target` and :func:`action_count` split them: the kernels' one
+place for it). Playing a move returns an **undo token**: the action in bits
+0-13, the card moved in bits 14-19 (of a sequence, its bottom card: the one
+that lands on the target), and flags saying whether the move set the base;
+decode it only through :func:`token_action` and :func:`token_card`.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import dataclasses
 import numpy as np
 from numba import njit
 
-from ..core.moves import N_TARGETS
+from ..core.moves import N_ACTIONS, N_ALL_ACTIONS, N_TARGETS
 from ..core.rules import MAX_PILES, Rules, TableauDirection, TableauSuit
 
 CAP = 52  #: the most cards a pile can ever hold
@@ -46,15 +49,17 @@ R_FOUND_TO_TAB = 10
 R_RESERVES = 11
 R_NTAB = 12  #: tableau piles: the piles cards can be built on (the reserves are the last piles)
 R_RANK_FIT = 13  #: 1 where a card fits on exactly the piles showing the rank above it (see :func:`rules_array`)
+R_SEQ = 14  #: a SequenceMoves value: 0 (the sheets) one card a move; a dialect's sequence moves otherwise
 R_SIZES = 16  #: pile sizes, MAX_PILES slots
 RULES_SIZE = R_SIZES + MAX_PILES
 
 # the undo token
-T_ACTION = 255  #: mask of the action
-T_CARD_SHIFT = 8
+T_ACTION = (1 << 14) - 1  #: mask of the action
+T_CARD_SHIFT = 14
 T_CARD = 63  #: mask of the card, once shifted
-T_SET_SHARED_BASE = 1 << 14  #: this move founded the first card: every foundation's base was set
-T_SET_OWN_BASE = 1 << 15  #: this move set its own foundation's base (independent bases)
+T_SET_SHARED_BASE = 1 << 20  #: this move founded the first card: every foundation's base was set
+T_SET_OWN_BASE = 1 << 21  #: this move set its own foundation's base (independent bases)
+assert N_ALL_ACTIONS <= T_ACTION + 1 and T_SET_OWN_BASE < 1 << 31  # tokens live in int32 arrays (the solver's path)
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -81,6 +86,7 @@ def rules_array(rules: Rules) -> np.ndarray:
     r[R_RESERVES] = rules.reserves
     r[R_NTAB] = rules.n_tableau
     r[R_RANK_FIT] = int(rules.tableau_direction == TableauDirection.DOWN and rules.tableau_suit == TableauSuit.ANY)
+    r[R_SEQ] = int(rules.sequence_moves)
     r[R_SIZES : R_SIZES + rules.n_piles] = rules.pile_sizes
     unread = {f.name for f in dataclasses.fields(rules)} - _FIELDS_READ
     if unread:
@@ -93,8 +99,32 @@ def rules_array(rules: Rules) -> np.ndarray:
 _FIELDS_READ = {
     "slug", "name", "description", "aliases", "version", "pysol_name", "pile_sizes", "aces_preplaced",
     "deal_style", "foundation_base", "foundation_wrap", "tableau_direction", "tableau_suit", "tableau_wrap",
-    "empty_pile", "foundations_one_at_a_time", "foundation_to_tableau", "reserves",
+    "empty_pile", "foundations_one_at_a_time", "foundation_to_tableau", "reserves", "sequence_moves", "dialect",
 }
+
+
+@njit(cache=True, inline="always")
+def action_source(action):
+    """The source of an action: a pile (0..12) or a foundation (13..16)."""
+    return (action % N_ACTIONS) // N_TARGETS
+
+
+@njit(cache=True, inline="always")
+def action_target(action):
+    """The target of an action: a pile (0..12) or ``FOUNDATION``."""
+    return action % N_TARGETS
+
+
+@njit(cache=True, inline="always")
+def action_count(action):
+    """How many cards an action moves (1 for every action below ``N_ACTIONS``)."""
+    return action // N_ACTIONS + 1
+
+
+@njit(cache=True, inline="always")
+def make_action(src, dst, count):
+    """The action of ``count`` cards from ``src`` to ``dst``."""
+    return (count - 1) * N_ACTIONS + src * N_TARGETS + dst
 
 
 @njit(cache=True, inline="always")
@@ -129,7 +159,11 @@ def foundation_top(s, f):
 
 @njit(cache=True, inline="always")
 def moving_card(s, action):
-    """The card ``action`` moves: a pile's top card, or a foundation's (games where it comes back)."""
+    """The card ``action`` moves: a pile's top card, or a foundation's (games where it comes back); of a
+    sequence, its bottom card (the one placed on the target)."""
+    if action >= N_ACTIONS:
+        src = action_source(action)
+        return np.int64(s[S_CARDS + src * CAP + s[S_HEIGHT + src] - action_count(action)])
     src = action // N_TARGETS
     if src >= MAX_PILES:
         return foundation_top(s, src - MAX_PILES)

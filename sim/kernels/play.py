@@ -18,7 +18,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..core.moves import N_ACTIONS
+from ..core.moves import MAX_MOVES
 from ..core.outcome import GAVE_UP, STUCK, WON
 from ..core.rules import FoundationBase
 from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, init_deal, legal_actions, pile_keys
@@ -121,7 +121,7 @@ def record_buffers(max_moves: int) -> tuple[np.ndarray, ...]:
     """What the Python side of the loop passes to :func:`observe_anew`: pile keys, seen-set, slots, meta, row, actions, scratch."""
     cap = int(capacity(max_moves))
     return (np.zeros(PH_SIZE, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(META_SIZE, np.int64),
-            np.zeros(N_OUT, np.int64), np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+            np.zeros(N_OUT, np.int64), np.zeros(MAX_MOVES, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
 
 
 @intrinsic

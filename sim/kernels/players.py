@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
+from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
 from ..core.rules import MAX_PILES
 from .engine import PH_SIZE, SCRATCH_SIZE, apply, apply_keyed, foundation_accepts, legal_actions, pile_accepts, undo, undo_keyed
 from .evaluate import (BASE_RANDOM, BASE_WHOLE_BOARD, P_CHOOSE_BASE, P_DEPTH, P_EVEN, P_KEEP_EMPTY, P_WIDTH, W_WRAP,
                        choose_target_bases, evaluate, random_target_bases)
-from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, is_won, moving_card
+from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, action_count, action_source, is_won, moving_card
 from .rng import rand_below
 from .ladder import BEAM, L_SIZE, NMCS, ROLLOUT, plan_decide
 from .seen import M_TB_DONE, META_SIZE, key, seen
@@ -49,17 +49,17 @@ def workspace(capacity):
         np.zeros(capacity, np.int64),  # 1 its slots in use
         np.zeros(META_SIZE, np.int64),  # 2 meta
         np.full(4, -1, np.int64),  # 3 target base per suit
-        np.zeros((MAX_SEARCH_DEPTH + 1, N_ACTIONS), np.int64),  # 4 children per search level
+        np.zeros((MAX_SEARCH_DEPTH + 1, MAX_MOVES), np.int64),  # 4 children per search level
         np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 5 how many
         np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 6 the next to try
         np.zeros(MAX_SEARCH_DEPTH + 1, np.float64),  # 7 best value per level
         np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 8 undo tokens of the search path
-        np.zeros(N_ACTIONS, np.float64),  # 9 children's static scores
+        np.zeros(MAX_MOVES, np.float64),  # 9 children's static scores
         np.zeros(52, np.int64),  # 10 card depths
         np.zeros(SCRATCH_SIZE, np.int64),  # 11 move generator scratch
-        np.zeros(N_ACTIONS, np.int64),  # 12 the legal actions of the position played
+        np.zeros(MAX_MOVES, np.int64),  # 12 the legal actions of the position played
         np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
-        np.zeros(N_ACTIONS, np.int64),  # 14 the evaluation's move buffer (its mobility term)
+        np.zeros(MAX_MOVES, np.int64),  # 14 the evaluation's move buffer (its mobility term)
         np.zeros(capacity, np.int64),  # 15 planning players (kernels/ladder.py): the line they replay
         np.zeros(capacity, np.uint64),  # 16 the key of the position before each of its moves
         np.zeros(L_SIZE, np.int64),  # 17 its length, next move, nodes spent, moves played
@@ -265,14 +265,14 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
 @njit(cache=True)
 def _unlocks(s, r, a):
     """After action ``a``, can the card it uncovers move to a foundation or a non-empty pile?"""
-    src = a // N_TARGETS
+    src = action_source(a)
     dst = a % N_TARGETS
     if src >= MAX_PILES:
         return False
-    h = s[S_HEIGHT + src]
-    if h < 2:
+    h = s[S_HEIGHT + src] - action_count(a)  # the cards left in the source
+    if h < 1:
         return False
-    under = np.int64(s[S_CARDS + src * CAP + h - 2])
+    under = np.int64(s[S_CARDS + src * CAP + h - 1])
     t = apply(s, r, a)
     ok = foundation_accepts(s, r, under)
     if not ok:

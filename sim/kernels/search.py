@@ -15,18 +15,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import FOUNDATION, N_ACTIONS, N_SOURCES, N_TARGETS
+from ..core.moves import FOUNDATION, MAX_MOVES, N_ACTIONS, N_SOURCES, N_TARGETS
 from ..core.outcome import LOST, WON
 from ..core.rules import MAX_PILES
 from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, legal_actions, pile_keys, position_key, undo_keyed
 from .layout import (
-    CAP, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_TWRAP, S_BASE, S_CARDS,
-    S_FOUND, S_HEIGHT, is_won, token_action, token_card, top,
+    CAP, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_SEQ, R_TWRAP, S_BASE, S_CARDS,
+    S_FOUND, S_HEIGHT, action_count, action_source, is_won, token_action, token_card, top,
 )
 
 # pruning switches (bits of ``prune``)
 PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
-PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile
+PRUNE_SAME_CARD = 2  #: never move the card the previous move put on a pile (ignored in dialects that move sequences)
 PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a sibling
 PRUNE_SAFE_DEEPER = 8  #: also a foundation move whose would-be covers are themselves always safe
 PRUNE_SKIP_UNDO = 16  #: not a pruning rule: the move back to the parent is known without a table lookup
@@ -63,7 +63,7 @@ C_ROUND = 8  #: the round (bumped by each restart of a search that keeps its tab
 C_MOST_HOME = 9  #: with TRACK_HOME: the most cards home among the positions searched so far
 CTX_SIZE = 10
 
-MAX_KIDS = N_ACTIONS  #: no position has more legal moves than the action space
+MAX_KIDS = MAX_MOVES  #: no position has more legal moves (the one-card games: no more than ``N_ACTIONS``)
 
 
 # --------------------------------------------------------------------------
@@ -216,15 +216,15 @@ def _expand(s, r, prune, prev_token, has_prev, buf, kids, off, need, loc, scores
     k = 0
     for i in range(n):
         a = buf[i]
-        src = a // N_TARGETS
+        src = action_source(a)
         dst = a % N_TARGETS
         if src == moved_pile:
             continue
         if dst == FOUNDATION:
             score = 0
         elif s[S_HEIGHT + dst] == 0:
-            if prune & PRUNE_CANONICAL:  # all empty piles are alike: keep the move to the first; a lone card moved is no move
-                if src < n_tab and s[S_HEIGHT + src] == 1:
+            if prune & PRUNE_CANONICAL:  # all empty piles are alike: keep the move to the first; a whole pile moved is no move
+                if src < n_tab and s[S_HEIGHT + src] == action_count(a):
                     continue
                 first_empty = -1
                 for p in range(n_tab):  # reserves are never targets
@@ -260,11 +260,14 @@ def _undoes(s, n_tab, prev_token, a):
     reserve is not the same position.
     """
     pa = token_action(prev_token)
-    psrc = pa // N_TARGETS
+    if pa >= N_ACTIONS or a >= N_ACTIONS:  # a sequence moved (dialects): back only with as many cards
+        if action_count(pa) != action_count(a):
+            return False
+    psrc = action_source(pa)
     pdst = pa % N_TARGETS
     if psrc >= n_tab or pdst == FOUNDATION:
         return False
-    if a // N_TARGETS != pdst:  # pdst's top is the card the previous move put there
+    if action_source(a) != pdst:  # pdst's top is the card (the sequence) the previous move put there
         return False
     dst = a % N_TARGETS
     if dst == psrc:
@@ -291,6 +294,12 @@ def _locate(s, r, loc):
 def _moved(s, loc, token, undone):
     """Keep ``loc`` after the move ``token`` was played (``undone`` False) or taken back (True)."""
     action = token_action(token)
+    if action >= N_ACTIONS:  # a sequence (dialects): every card of it moved, pile to pile
+        p = action_source(action) if undone else action % N_TARGETS
+        h = s[S_HEIGHT + p]
+        for i in range(h - action_count(action), h):
+            loc[s[S_CARDS + p * CAP + i]] = p * CAP + i
+        return
     card = token_card(token)
     p = (action // N_TARGETS) if undone else (action % N_TARGETS)
     if p == FOUNDATION or p >= MAX_PILES:
@@ -339,12 +348,14 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     Returns the status (also in ``ctx[C_STATUS]``).
     """
     n_tab = r[R_NTAB]
+    if r[R_SEQ] != 0:  # rule 2's proof does not cover sequence moves (pruning.md): off in those dialects
+        prune &= ~PRUNE_SAME_CARD
     skip_undo = (prune & PRUNE_SKIP_UNDO) != 0
     track_home = (prune & TRACK_HOME) != 0
     max_depth = kid_n.shape[0] - 1
-    max_off = kids.shape[0] - MAX_KIDS
+    max_off = kids.shape[0] - (N_ACTIONS if r[R_SEQ] == 0 else MAX_KIDS)
     track = (prune & PRUNE_SAME_CARD) == 0
-    buf = np.empty(N_ACTIONS, np.int64)
+    buf = np.empty(MAX_KIDS, np.int64)
     need = np.empty(N_SOURCES, np.int64)  # per move source: piles, then foundations
     scores = np.empty(MAX_KIDS, np.int64)
     scratch = np.empty(SCRATCH_SIZE, np.int64)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import N_ACTIONS
+from ..core.moves import MAX_MOVES
 from .engine import SCRATCH_SIZE, apply, legal_actions, position_hash, undo
 
 
@@ -66,7 +66,7 @@ def shorten(s, r, actions, n, depth, out):
             last[k] = last[k + 1]
     cur = s.copy()
     scratch = np.empty(SCRATCH_SIZE, np.int64)
-    bufs = np.empty((depth, N_ACTIONS), np.int64)
+    bufs = np.empty((depth, MAX_MOVES), np.int64)
     counts = np.zeros(depth, np.int64)
     idx = np.zeros(depth, np.int64)
     toks = np.zeros(depth, np.int64)

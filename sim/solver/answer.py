@@ -34,7 +34,7 @@ from ..core.deals import DEFAULT_SEED
 from ..core.game import Game, State
 from ..core.moves import Move
 from ..core.outcome import Result
-from ..core.rules import FoundationBase
+from ..core.rules import FoundationBase, SequenceMoves
 from ..kernels import layout as L
 from ..kernels import search as K
 from .limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
@@ -129,6 +129,8 @@ def solve(
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
     if most_home:
         prune, portfolio = K.TRACK_HOME, False
+    if game.rules.sequence_moves != SequenceMoves.ONE_CARD:
+        prune &= ~K.PRUNE_SAME_CARD  # its proof does not cover sequence moves (pruning.md); the kernel ignores it too
     start = clock()
     side = tuple((after, partial(_beam_line, game, s, beam)) for after, beam in PORTFOLIO) if portfolio and not bases else ()
     result, moves, nodes, verdicts, home = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,

@@ -82,9 +82,9 @@ def _states(out: str) -> int | None:
 
 def run(state: State, timeout: float = 60.0, max_iters: int | None = None) -> FcResult:
     """Run fc-solve on ``state``'s board with the issue's move order; ``unknown`` past ``timeout``."""
-    preset = PRESETS.get(state.rules.slug)
+    preset = PRESETS.get(state.rules.slug) if state.rules.dialect == "sheet" else None
     if preset is None:
-        raise FcSolveError(f"fc-solve has no preset for {state.rules.slug}")
+        raise FcSolveError(f"fc-solve has no preset for {state.rules.full_slug}")
     if not available():
         raise FcSolveError("fc-solve is not installed (Debian package freecell-solver-bin)")
     cmd = [FC_SOLVE, "-g", preset, "-to", MOVE_ORDER]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.deals import DEFAULT_SEED, MAX_DEAL
-from ..core.rules import STUDY_GAMES, Rules, UnknownGameError, find_game
+from ..core.rules import STUDY_GAMES, Rules, UnknownDialectError, UnknownGameError, find_game
 from ..players.registry import PlayerChoice, UnknownPlayerError, choose_player, parse_player
 
 try:
@@ -72,7 +72,7 @@ class Experiment:
     def identity(self, engine_version: int) -> dict[str, Any]:
         """Everything that decides the rows: a directory holding another identity is not resumed into."""
         return {
-            "games": {g.slug: g.version for g in self.games},
+            "games": {g.full_slug: g.version for g in self.games},
             "players": {p.label: p.params for p in self.players},
             "player_versions": {p.label: p.spec.version for p in self.players},
             "seed": self.seed,
@@ -180,7 +180,7 @@ def build(
             if not isinstance(entries, list) or not entries:
                 raise ExperimentError("players must be a non-empty list")
             choices = [_player(e) for e in entries]
-    except (UnknownGameError, UnknownPlayerError) as e:
+    except (UnknownGameError, UnknownDialectError, UnknownPlayerError) as e:
         raise ExperimentError(str(e)) from None
     labels = [c.label for c in choices]
     dupes = sorted({x for x in labels if labels.count(x) > 1})

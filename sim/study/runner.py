@@ -3,7 +3,9 @@
 Each (game, player, chunk of deals) is one task. A task plays its deals
 (inside one compiled kernel when the player has one, else through the
 Python play loop) and writes one Parquet file atomically (a dot-named
-temporary, then ``os.replace``) to ``OUT/game=<g>/player=<p>/part-<first>-<last>.parquet``.
+temporary, then ``os.replace``) to ``OUT/game=<g>/player=<p>/part-<first>-<last>.parquet``, where ``<g>``
+is the game's slug, or ``slug@dialect`` for a dialect (its rows say ``game`` = slug and ``dialect``), so
+two dialects of one game never share a folder.
 An existing part is therefore always complete, which is what makes resuming
 safe: a rerun plans the same chunks and skips those already on disk, so a
 run killed at any moment completes with every deal exactly once.
@@ -54,8 +56,6 @@ from .experiment import Experiment, ExperimentError
 from .provenance import git_commit, now, package_version
 
 LOCK = "_lock"
-#: the rules dialect every row records: the rule sheet's own (other programs' dialects are not modelled yet)
-SHEET = "sheet"
 
 
 # --------------------------------------------------------------------------
@@ -67,7 +67,7 @@ SHEET = "sheet"
 class Chunk:
     """Deals ``first`` to ``last`` (inclusive) of one game and one player: one task, one file."""
 
-    game: str
+    game: str  #: the game's full name (``Rules.full_slug``: ``slug@dialect`` for a dialect)
     choice: PlayerChoice  #: travels with the task, so players registered at run time work in workers too
     seed: int
     first: int
@@ -79,7 +79,7 @@ class Chunk:
         return self.last - self.first + 1
 
     def relpath(self) -> str:
-        return f"game={quote(self.game, safe='')}/player={quote(self.choice.label, safe='')}/part-{self.first}-{self.last}.parquet"
+        return f"game={quote(self.game, safe='@')}/player={quote(self.choice.label, safe='')}/part-{self.first}-{self.last}.parquet"
 
 
 def plan(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]] | None = None) -> Iterator[Chunk]:
@@ -87,7 +87,7 @@ def plan(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]] 
 
     Chunk boundaries are the multiples of ``chunk_size`` (counted from deal 0,
     whatever the range), so a rerun or an extension plans the same files; deals
-    already ``covered`` (per game slug and player label: sorted inclusive
+    already ``covered`` (per game full name and player label: sorted inclusive
     ranges on disk) are left out, so no deal is ever played twice.
     """
     covered = covered or {}
@@ -97,8 +97,8 @@ def plan(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]] 
         stop = min((start // exp.chunk_size + 1) * exp.chunk_size, exp.end)
         for rules in exp.games:
             for choice in exp.players:
-                for a, b in _gaps(start, stop - 1, covered.get((rules.slug, choice.label), ())):
-                    yield Chunk(rules.slug, choice, exp.seed, a, b, extra)
+                for a, b in _gaps(start, stop - 1, covered.get((rules.full_slug, choice.label), ())):
+                    yield Chunk(rules.full_slug, choice, exp.seed, a, b, extra)
         start = stop
 
 
@@ -194,7 +194,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         "positions": pa.array(out[:, P.C_POSITIONS], pa.int32()),
         "elapsed_us": pa.array(elapsed, pa.int64()),
         "cpu_us": pa.array(cpu, pa.int64()),
-        "dialect": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([SHEET])),
+        "dialect": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([rules.dialect])),
         "rules_version": pa.array(np.full(n, rules.version, np.int16)),
         "engine_version": pa.array(np.full(n, ENGINE_VERSION, np.int16)),
         "player_version": pa.array(np.full(n, choice.spec.version, np.int16)),
@@ -306,27 +306,28 @@ def survey(out: Path, exp: Experiment) -> tuple[dict[tuple[str, str], list[tuple
     damaged = []
     for rules in exp.games:
         for choice in exp.players:
-            folder = out / Chunk(rules.slug, choice, exp.seed, 0, 0).relpath().rsplit("/", 1)[0]
+            folder = out / Chunk(rules.full_slug, choice, exp.seed, 0, 0).relpath().rsplit("/", 1)[0]
             ranges = []
             for path in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else ():
                 m = _PART.fullmatch(path.name)
-                if m and _part_is_whole(path, rules.slug, choice.label, int(m[1]), int(m[2])):
+                if m and _part_is_whole(path, rules, choice.label, int(m[1]), int(m[2])):
                     ranges.append((int(m[1]), int(m[2])))
                 else:
                     damaged.append(path)
                     path.unlink(missing_ok=True)
-            covered[(rules.slug, choice.label)] = sorted(ranges)
+            covered[(rules.full_slug, choice.label)] = sorted(ranges)
     return covered, damaged
 
 
-def _part_is_whole(path: Path, game: str, label: str, first: int, last: int) -> bool:
+def _part_is_whole(path: Path, rules: Rules, label: str, first: int, last: int) -> bool:
     try:
-        table = pq.read_table(path, columns=["game", "player", "deal"])
+        table = pq.read_table(path, columns=["game", "dialect", "player", "deal"])
     except (OSError, ValueError, pa.ArrowException):
         return False
     deals = table.column("deal").to_numpy()
     return (len(deals) == last - first + 1 and bool((deals == np.arange(first, last + 1)).all())
-            and set(table.column("game").to_pylist()) == {game} and set(table.column("player").to_pylist()) == {label})
+            and set(table.column("game").to_pylist()) == {rules.slug} and set(table.column("dialect").to_pylist()) == {rules.dialect}
+            and set(table.column("player").to_pylist()) == {label})
 
 
 @contextlib.contextmanager
