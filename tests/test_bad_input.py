@@ -61,6 +61,7 @@ CASES = [
     (["deal", "sa", "1", "--format", "xml"], "xml"),
     (["deal", "fortress", "pysol:5"], "PySol has no deal numbering for fortress"),
     (["deal"], "Missing argument"),
+    (["deal", "sa@bogus", "1"], "unknown dialect 'bogus' (dialects of streets-and-alleys: sheet, supermoves)"),
     # castle play, players
     (["play", "sa", "1", "--player", "nobody"], "unknown player"),
     (["play", "sa", "1", "--player", "greedy:depht=2"], "no parameter 'depht'"),
@@ -69,6 +70,7 @@ CASES = [
     (["play", "sa", "1", "--player", "strategist:choose_base=7"], "choose_base must be 0 to 2"),
     (["play", "sa", "1", "--max-moves", "0"], "max-moves"),
     (["players", "--frob"], "No such option"),
+    (["play", "bc@pysol", "1"], "dialect 'pysol' does not apply to beleaguered-castle"),
     # castle solve
     (["solve", "bc"], "give a DEAL, or --board and a board file"),
     (["solve", "bc", "--board", "exps"], "a folder with no board files"),
@@ -85,8 +87,10 @@ CASES = [
     (["solve", "bc", "1", "--budget-seconds", "0"], "budget-seconds must be more than 0"),
     (["solve", "bc", "1", "--budget-nodes", "0"], "budget-nodes must be at least 1"),
     (["solve", "sa", "1", "--bases"], "--bases needs a game whose shared base"),
+    (["solve", "sc@supermoves", "1"], "(dialects of selective-castle: sheet, pysol)"),
     # castle run
     (["run", "--game", "nowhere", "--deals", "3", "--out", "data/new"], "unknown game"),
+    (["run", "--game", "sa@freecell", "--deals", "3", "--out", "data/new"], "unknown dialect 'freecell'"),
     (["run", "--deals", "0", "--out", "data/new"], "must be positive"),
     (["run", "--deal-range", "9:3", "--out", "data/new"], "holds no deals"),
     (["run", "--deals", "3", "--jobs", "0", "--out", "data/new"], "--jobs"),
@@ -122,10 +126,13 @@ CASES = [
     (["show", "sa", "1", "--out", "nowhere/board.png"], "no folder nowhere"),
     (["show", "sa", "1", "--move", "xyz"], "not a move"),
     (["show", "sa", "1", "--move", "1-9"], "there is no pile 9"),
+    (["show", "sa", "1", "--move", "1-2x0"], "not a move"),
+    (["show", "sa", "1", "--move", "1-2x3"], "moves one card at a time"),
     # castle replay
     (["replay", "klondike", "1", "--player", "greedy"], "unknown game"),
     (["replay", "sa", "x", "--player", "greedy"], "bad deal"),
     (["replay", "sa", "1"], "Missing option '--player'"),
+    (["replay", "sc@pysol2", "1", "--player", "greedy"], "unknown dialect 'pysol2'"),
     (["replay", "sa", "1", "--player", "nobody"], "unknown player"),
     (["replay", "sa", "1", "--player", "solver:budget_nodes=0"], "budget_nodes must be at least 1"),
     (["replay", "sa", "1", "--player", "greedy", "--out", "game.txt"], "unknown extension '.txt'; use .html or .htm"),

@@ -133,8 +133,8 @@ def test_a_new_rule_field_must_be_taught_to_the_kernels():
 
     from sim.core.rules import STREETS_AND_ALLEYS, Rules
 
-    Wider = dataclasses.make_dataclass("Wider", [("sequence_moves", bool, dataclasses.field(default=True))], bases=(Rules,), frozen=True)
-    with pytest.raises(TypeError, match="sequence_moves"):
+    Wider = dataclasses.make_dataclass("Wider", [("stock_redeals", int, dataclasses.field(default=1))], bases=(Rules,), frozen=True)
+    with pytest.raises(TypeError, match="stock_redeals"):
         L.rules_array(Wider(**{f.name: getattr(STREETS_AND_ALLEYS, f.name) for f in dataclasses.fields(Rules)}))
 
 

@@ -41,7 +41,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("positions", "int32", "distinct positions the game passed through, start and end included"),
     Column("elapsed_us", "int64", "wall-clock time the player spent on the deal, in microseconds"),
     Column("cpu_us", "int64", "CPU time of the process on the deal, in microseconds (compiled chunks: the chunk's, shared by cycles)"),
-    Column("dialect", "dictionary", "the rules played: sheet (the rule sheet's own)"),
+    Column("dialect", "dictionary", "the rules played: sheet (the rule sheet's own), or a dialect of another program (pysol, supermoves)"),
     Column("rules_version", "int16", "the game's rules version"),
     Column("engine_version", "int16", "the engine's version"),
     Column("player_version", "int16", "the player's version"),

@@ -187,16 +187,17 @@ def base_label(rules: Rules, pos: Position, suit: int) -> str:
 
 
 def moved_card(pos: Position, move: Move, played: bool) -> int | None:
-    """The card ``move`` takes: on top of its source before it is played, on top of its target after."""
+    """The card ``move`` takes: on top of its source before it is played, on top of its target after
+    (of a sequence, a dialect's move of several cards, its bottom card: the one placed on the target)."""
     if not played:
         if move.from_foundation:
             return pos.foundation_top(move.source - MAX_PILES)
         pile = pos.piles[move.source] if move.source < len(pos.piles) else []
-        return pile[-1] if pile else None
+        return pile[-move.count] if len(pile) >= move.count else None
     if move.to_foundation:
         return None  # which foundation is not known from the move alone: the caller says
     pile = pos.piles[move.target] if move.target < len(pos.piles) else []
-    return pile[-1] if pile else None
+    return pile[-move.count] if len(pile) >= move.count else None
 
 
 def board_svg(
