@@ -27,7 +27,7 @@ Move(2, 13)
 >>> Move.from_action(Move(4, 13).action)
 Move(4, 13)
 >>> Move.from_str("3-5x4"), str(Move(2, 4, 4)), Move(2, 4, 4).action
-(Move(2, 4, 4), '3-5x4', 748)
+(Move(2, 4, 4), '3-5x4', 746)
 """
 
 from __future__ import annotations
