@@ -46,7 +46,7 @@ def load_results(
         try:
             schemas.append(pq.read_schema(f))
         except (OSError, pa.ArrowException) as e:
-            raise ResultsError(f"{f} is not a readable Parquet part ({str(e).splitlines()[0][:80]}); rerun the experiment to replace it") from None
+            raise ResultsError(f"{f} is not a readable Parquet part ({_first_sentence(e)}); rerun the experiment to replace it") from None
     schema = pa.unify_schemas(schemas, promote_options="permissive")
     # folder keys (game=..., player=...) not stored in the files become string columns
     keys = [part.split("=", 1)[0] for part in Path(files[0]).relative_to(path).parts[:-1] if "=" in part]
@@ -70,7 +70,7 @@ def load_results(
     try:
         table = dataset.to_table(filter=condition, columns=columns)
     except (OSError, pa.ArrowException) as e:
-        raise ResultsError(f"{path}: a Parquet part does not read back ({str(e).splitlines()[0][:100]}); rerun the experiment to replace it") from None
+        raise ResultsError(f"{path}: a Parquet part does not read back ({_first_sentence(e)}); rerun the experiment to replace it") from None
     df = table.to_pandas()
     for column in ("game", "player", "result"):
         if column in df.columns:
@@ -83,6 +83,13 @@ def load_results(
         if games and "game" in df.columns:
             df = df[df["game"].isin(list(games))].reset_index(drop=True)
     return df
+
+
+def _first_sentence(e: Exception, most: int = 100) -> str:
+    """The first sentence of an exception's message, whole (not cut mid-word), at most ``most`` characters."""
+    text = (str(e).splitlines() or [e.__class__.__name__])[0]
+    text = text.split(". ")[0].rstrip(".")
+    return text if len(text) <= most else text[: most - 1].rsplit(" ", 1)[0] + "…"
 
 
 def parquet_parts(path: Path) -> list[str]:
@@ -101,9 +108,12 @@ def load_manifest(path: str | Path) -> dict:
     if not file.exists():
         return {}
     try:
-        return json.loads(file.read_text())
+        manifest = json.loads(file.read_text())
     except (OSError, ValueError) as e:
         raise ResultsError(f"{file} is not a readable manifest ({e.__class__.__name__})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):  # as the runner reads it
+        raise ResultsError(f"{file} is not a readable manifest (no experiment in it)")
+    return manifest
 
 
 def manifests(path: str | Path) -> dict[str, dict]:

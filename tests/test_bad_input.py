@@ -42,6 +42,9 @@ def place(tmp_path_factory) -> Path:
     broken = root / "data" / "broken-manifest"
     broken.mkdir(parents=True)
     (broken / "_manifest.json").write_text("{not json")
+    for name, text in (("list-manifest", "[1, 2]"), ("no-experiment", '{"experiment": 5}'), ("empty-manifest", "{}")):
+        (root / "data" / name).mkdir()
+        (root / "data" / name / "_manifest.json").write_text(text)  # JSON, but not a manifest
     corrupt = root / "data" / "corrupt"
     subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "random", "--deals", "4", "--out", str(corrupt), "--no-progress"],
                    cwd=root, check=True, capture_output=True)
@@ -112,7 +115,12 @@ CASES = [
     (["report", "data/small", "--out", "data/small/report"], "must not contain each other"),
     (["report", "data/small", "--out", "data"], "must not contain each other"),
     (["report", "data/corrupt", "--out", "reports/corrupt"], "rerun the experiment to replace it"),
+    (["report", "data/corrupt", "--out", "reports/corrupt"], "(Parquet magic bytes not found in footer)"),  # a whole sentence
     (["report", "data/broken-manifest", "--out", "reports/broken"], "is not a readable manifest"),
+    (["report", "data/list-manifest", "--out", "reports/list"], "is not a readable manifest (no experiment in it)"),
+    (["report", "data/no-experiment", "--out", "reports/no-experiment"], "is not a readable manifest (no experiment in it)"),
+    (["report", "data/empty-manifest", "--out", "reports/empty"], "is not a readable manifest (no experiment in it)"),
+    (["run", "--game", "bc", "--player", "greedy", "--deals", "3", "--out", "data/list-manifest"], "is unreadable"),
     # castle show
     (["show", "klondike", "1"], "unknown game"),
     (["show", "sa", "abc"], "bad deal"),

@@ -37,6 +37,13 @@ def test_every_command_module_registers_its_commands():
             assert command.name in helptext, (name, command.name)
 
 
+def test_the_help_says_where_default_folders_go():
+    """Default folders are relative to the folder castle runs in, and the help of run and report says so."""
+    for command in ("run", "report"):
+        text = " ".join(castle(command, "--help").stdout.split())
+        assert "relative to here" in text, command
+
+
 def test_version():
     out = castle("--version")
     assert out.returncode == 0 and out.stdout.startswith("castle ")

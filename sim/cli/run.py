@@ -59,9 +59,9 @@ def _say(summary) -> None:
 
 
 def report_cmd(
-    data: Optional[Path] = typer.Argument(None, help="result dataset folder, or a folder of them such as data/published (default: data/default)", show_default=False),
-    out: Optional[Path] = typer.Option(None, "--out", help="report folder (default: reports/<dataset name>)", show_default=False),
-    reference: Optional[Path] = typer.Option(None, "--reference", help="the shipped study, for perfect play where the dataset has no solver rows (default: data/published)", show_default=False),
+    data: Optional[Path] = typer.Argument(None, help="result dataset folder, or a folder of them such as data/published (default: data/default, relative to here)", show_default=False),
+    out: Optional[Path] = typer.Option(None, "--out", help="report folder (default: reports/<dataset name>, relative to here)", show_default=False),
+    reference: Optional[Path] = typer.Option(None, "--reference", help="the shipped study, for perfect play where the dataset has no solver rows (default: data/published here, else the checkout's)", show_default=False),
     replays: bool = typer.Option(True, "--replays/--no-replays", help="write replay pages of a few telling deals beside the report"),
 ) -> None:
     """Build the HTML report (figures, tables, replays) of a result dataset."""
