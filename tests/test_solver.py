@@ -23,7 +23,7 @@ from sim.kernels import engine as E
 from sim.kernels import search as K
 from sim.solver import fcsolve
 from sim.solver.answer import solve, solve_deal
-from sim.solver.rounds import Search, Slots, run_until
+from sim.solver.rounds import Search, Slots, clock, run_until
 
 WON, LOST, UNKNOWN = Result.WON, Result.LOST, Result.UNKNOWN
 
@@ -299,6 +299,16 @@ def test_skipping_the_move_back_is_the_same_search(game, deals):
             verdict = run_until(search, 10**9, float("inf"))
             runs.append((verdict, search.nodes, int(search.ctx[K.C_STORED]), _dead(search), search.moves()))
         assert runs[0] == runs[1], deal
+
+
+def test_a_table_is_not_doubled_past_the_deadline():
+    """Moving a full table into one twice its size takes seconds at large sizes; a solve whose deadline
+    would pass meanwhile stops unresolved instead of overrunning its budget."""
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
+    size = search.table.shape[0]
+    assert run_until(search, 10**9, clock() - 1.0) is None  # a deadline already past: the first full table stays
+    assert search.status == K.TABLE_FULL and search.table.shape[0] == size
+    assert run_until(search, 10**9, float("inf")) == LOST and search.table.shape[0] > size  # no deadline: it grows
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
