@@ -21,17 +21,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.study.dataset import played_rows
+
 ROOT = Path(__file__).resolve().parents[1]
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 RUN = ["run", "--game", "sa", "--game", "sc", "--player", "greedy", "--player", "strategist", "--deals", "400",
        "--chunk-size", "20", "--jobs", "1", "--no-progress"]
 
 
-def rows(out: Path) -> pd.DataFrame:
-    df = pd.read_parquet(out)
-    for c in ("game", "player", "dialect"):
-        df[c] = df[c].astype(str)
-    return df.drop(columns=["elapsed_us", "cpu_us"]).sort_values(["game", "player", "deal"]).reset_index(drop=True)
 
 
 def main() -> int:
@@ -59,7 +56,7 @@ def main() -> int:
             print(f"| {k} | {wait:.2f} | {parts} | {temps} | {'yes' if finished else 'no'} |", flush=True)
         done = subprocess.run(CASTLE + RUN + ["--out", str(out)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
-        same = rows(out).equals(rows(whole))
+        same = played_rows(out).equals(played_rows(whole))
         df = pd.read_parquet(out)
         once = not df.duplicated(["game", "player", "deal"]).any() and len(df) == 400 * 4
         print(f"\nresumed to the end: {done.stdout.strip()}")

@@ -17,24 +17,21 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from sim.study.dataset import played_rows
+
 HERE = Path(__file__).parent
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 RUN = ["run", "--game", "sa", "--game", "bc", "--player", "greedy", "--player", "random:max_moves=200", "--deals", "60",
        "--chunk-size", "10", "--jobs", "1", "--no-progress"]
 
 
-def rows(out: Path) -> pd.DataFrame:
-    df = pd.read_parquet(out)
-    for c in ("game", "player", "dialect"):
-        df[c] = df[c].astype(str)
-    return df.drop(columns=["elapsed_us", "cpu_us"]).sort_values(["game", "player", "deal"]).reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory) -> pd.DataFrame:
     out = tmp_path_factory.mktemp("whole") / "run"
     subprocess.run(CASTLE + RUN + ["--out", str(out)], check=True, capture_output=True)
-    return rows(out)
+    return played_rows(out)
 
 
 def test_killed_at_random_moments_then_resumed_gives_every_deal_once(tmp_path, whole):
@@ -54,7 +51,7 @@ def test_killed_at_random_moments_then_resumed_gives_every_deal_once(tmp_path, w
     assert kills >= 3
     done = subprocess.run(CASTLE + RUN + ["--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    pd.testing.assert_frame_equal(rows(out), whole)
+    pd.testing.assert_frame_equal(played_rows(out), whole)
     assert not list(out.rglob("*.tmp"))
 
 
@@ -82,7 +79,7 @@ main({RUN + ["--out", str(out)]!r})
     assert not list(out.rglob("*.tmp")) and len(list(out.rglob("part-*.parquet"))) == 2
     again = subprocess.run(CASTLE + RUN + ["--out", str(out)], capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
-    pd.testing.assert_frame_equal(rows(out), whole)
+    pd.testing.assert_frame_equal(played_rows(out), whole)
     assert errno.ENOSPC
 
 
@@ -106,7 +103,7 @@ def test_a_dask_worker_killed_mid_run_loses_no_deal(tmp_path, whole):
         os.kill(victim.process.pid, signal.SIGKILL)  # the worker process the nanny watches, mid-run
         thread.join(timeout=180)
     assert result["summary"].finished
-    pd.testing.assert_frame_equal(rows(out), whole)
+    pd.testing.assert_frame_equal(played_rows(out), whole)
 
 
 def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):

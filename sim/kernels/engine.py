@@ -293,11 +293,8 @@ def _sequence_legal(s, r, action):
 
 
 @njit(cache=True)
-def _apply_sequence(s, action):
-    """Play the sequence move ``action``; its token holds the sequence's bottom card."""
-    src = action_source(action)
-    dst = action_target(action)
-    count = action_count(action)
+def _carry(s, src, dst, count):
+    """Move pile ``src``'s top ``count`` cards onto pile ``dst``, their order kept."""
     h = s[S_HEIGHT + src] - count
     hd = s[S_HEIGHT + dst]
     for i in range(count):
@@ -305,22 +302,21 @@ def _apply_sequence(s, action):
         s[S_CARDS + src * CAP + h + i] = 0
     s[S_HEIGHT + src] = h
     s[S_HEIGHT + dst] = hd + count
-    return action | (np.int64(s[S_CARDS + dst * CAP + hd]) << T_CARD_SHIFT)
+
+
+@njit(cache=True)
+def _apply_sequence(s, action):
+    """Play the sequence move ``action``; its token holds the sequence's bottom card."""
+    dst = action_target(action)
+    count = action_count(action)
+    _carry(s, action_source(action), dst, count)
+    return action | (np.int64(s[S_CARDS + dst * CAP + s[S_HEIGHT + dst] - count]) << T_CARD_SHIFT)
 
 
 @njit(cache=True)
 def _undo_sequence(s, action):
     """Take back the sequence move ``action``."""
-    src = action_source(action)
-    dst = action_target(action)
-    count = action_count(action)
-    hd = s[S_HEIGHT + dst] - count
-    h = s[S_HEIGHT + src]
-    for i in range(count):
-        s[S_CARDS + src * CAP + h + i] = s[S_CARDS + dst * CAP + hd + i]
-        s[S_CARDS + dst * CAP + hd + i] = 0
-    s[S_HEIGHT + dst] = hd
-    s[S_HEIGHT + src] = h + count
+    _carry(s, action_target(action), action_source(action), action_count(action))
 
 
 @njit(cache=True, inline="always")

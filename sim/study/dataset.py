@@ -64,3 +64,21 @@ def write_json_atomic(data: dict, path: Path) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n")
     os.replace(tmp, path)
+
+
+#: the columns that measure time: the only ones that differ between two plays of the same rows
+TIMING = ("elapsed_us", "cpu_us")
+
+
+def played_rows(out: Path):
+    """Every row of the dataset at ``out`` without its timing, sorted by game, player and deal.
+
+    Two runs of the same experiment (resumed after a kill, other chunks,
+    another backend) must give equal frames: the fault tests compare them.
+    """
+    import pandas as pd
+
+    df = pd.read_parquet(out)
+    for c in ("game", "player", "dialect"):
+        df[c] = df[c].astype(str)
+    return df.drop(columns=list(TIMING)).sort_values(["game", "player", "deal"]).reset_index(drop=True)
