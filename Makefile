@@ -34,9 +34,9 @@ figures: $(STAMP)
 	$(BIN)/castle report data/published --out reports/published
 	$(BIN)/python -m analysis.readme data/published reports/published
 
-## published: run the whole study into data/published (hours; rerun to resume), then rebuild its figures
+## published: run the whole study into data/published (about 15 CPU-hours; rerun to resume), then rebuild its figures
 published: $(STAMP)
-	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml --jobs 2
+	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
 	$(MAKE) figures
 
 ## bench: engine throughput, compiled against reference
