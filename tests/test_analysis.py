@@ -185,6 +185,22 @@ def test_report_has_every_section_and_artifact(dataset, tmp_path):
     assert list(fixed.base) == list("A23456789TJQK")  # base ranks as letters everywhere
 
 
+def test_the_answer_figure_draws_every_player_of_the_study_and_perfect_play(dataset, tmp_path, monkeypatch):
+    from analysis import plots
+
+    drawn = {}
+    real = plots.headline
+
+    def spy(rates, players, games):
+        drawn.update(players=list(players), games=list(games))
+        return real(rates, players, games)
+
+    monkeypatch.setattr(plots, "headline", spy)
+    build_report(dataset, tmp_path / "report", reference=None, replays=False)
+    assert drawn["players"] == ["random", "greedy"]  # weakest first; the figure adds perfect play itself
+    assert drawn["games"] == ["selective-castle", "streets-and-alleys", "beleaguered-castle"]
+
+
 def test_report_takes_perfect_play_from_the_shipped_study_when_it_has_none(dataset, tmp_path):
     data = write_dataset(tmp_path / "heur", deals=300, players=("random", "greedy"), solver=False)
     text = build_report(data, tmp_path / "report", reference=dataset, replays=False).read_text()

@@ -182,9 +182,9 @@ def section_answer(r: Report) -> None:
                  f"(<code>{html.escape(r.reference_name)}</code>), on its own deals: this dataset has no solver rows for "
                  f"{'it' if len(ref) == 1 else 'them'}.", cls="note")
     if len(pairs):
-        shown = pairs.assign(difference=[f"{points(d)} [{points(lo)} to {points(hi)}]" for d, lo, hi in
-                                         zip(pairs["diff"], pairs.diff_low, pairs.diff_high)])
-        r.page.table(shown[["comparison", "player", "deals", "difference"]], "answer_paired", left=2)
+        paired = pairs.assign(difference=[f"{points(d)} [{points(lo)} to {points(hi)}]" for d, lo, hi in
+                                          zip(pairs["diff"], pairs.diff_low, pairs.diff_high)])
+        r.page.table(paired[["comparison", "player", "deals", "difference"]], "answer_paired", left=2)
         r.page.p("Differences in percentage points, paired by deal (the same tableau in both games), with Newcombe's 95% interval. "
                  "Under perfect play an unknown verdict counts as not won; counting every unknown as won would move a "
                  f"difference by at most {points(pairs.unknown_shift.max(), 3)} points.", cls="note")
