@@ -27,13 +27,14 @@ from .winnability import PERFECT  # noqa: E402
 
 
 def wrap(label: str, width: int = 22) -> str:
-    """A label broken into lines at its commas (and spaces) to at most ``width`` characters a line."""
-    return "\n".join(textwrap.wrap(str(label).replace(",", ", "), width, break_long_words=False)).replace(", ", ",")
+    """A label broken into lines after its player name's colon, at its commas and spaces, to at most ``width`` characters a line."""
+    text = str(label).replace(",", ", ").replace(":", ": ", 1)
+    return "\n".join(textwrap.wrap(text, width, break_long_words=False)).replace(", ", ",").replace(": ", ":", 1)
 
 
-def player_colours(players: list[str]) -> dict[str, str]:
+def player_colours(players: list[str], palette: str | None = None) -> dict[str, str]:
     """One colour per player, by its place in ``players`` (weakest first); perfect play in black."""
-    cmap = plt.get_cmap("tab10" if len(players) <= 10 else "tab20")
+    cmap = plt.get_cmap(palette or ("tab10" if len(players) <= 10 else "tab20"))
     out = {p: matplotlib.colors.to_hex(cmap(i % cmap.N)) for i, p in enumerate(players)}
     out[PERFECT] = "#111111"
     return out
@@ -85,11 +86,13 @@ def paired(table: pd.DataFrame, title: str) -> plt.Figure:
     return fig
 
 
-def ladder(table: pd.DataFrame, games: list[str]) -> plt.Figure:
-    """Per game: each rung's share of the solver's winnable deals won against its CPU per deal (log scale)."""
+def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None) -> plt.Figure:
+    """Per game: each rung's share of the solver's winnable deals won against its CPU per deal (log scale).
+
+    ``colours``: a player's colour (the report's, the same in every figure); by default one per rung.
+    """
     fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 4.2), sharey=True, squeeze=False)
-    rungs = list(dict.fromkeys(table.player))
-    colours = player_colours(rungs)
+    colours = colours or player_colours(list(dict.fromkeys(table.player)))
     for ax, game in zip(axes[0], games):
         t = table[table.game == game]
         for _, row in t.iterrows():
@@ -109,11 +112,14 @@ def ladder(table: pd.DataFrame, games: list[str]) -> plt.Figure:
     return fig
 
 
-def difficulty(shares: pd.DataFrame) -> plt.Figure:
-    """Stacked bars: each game's deals by difficulty (the cheapest rung that wins them, then solver only, unknown, unwinnable)."""
+def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None) -> plt.Figure:
+    """Stacked bars: each game's deals by difficulty (the cheapest rung that wins them, then solver only, unknown, unwinnable).
+
+    ``colours``: a rung's colour (the report's, the same in every figure); by default one per rung.
+    """
     classes = list(shares.index)
     games = list(shares.columns)
-    colours = player_colours([c for c in classes[:-3]])
+    colours = colours or player_colours([c for c in classes[:-3]])
     extra = {"solver only": "#111111", "unknown": "#bbbbbb", "unwinnable": "#e8e8e8"}
     fig, ax = plt.subplots(figsize=(9, 0.7 * len(games) + 2.2))
     left = np.zeros(len(games))

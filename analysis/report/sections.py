@@ -56,9 +56,13 @@ class Report:
             return own, "this dataset"
         return self.reference[self.reference.game == game], self.reference_name
 
-    @property
+    @cached_property
     def colours(self) -> dict[str, str]:
-        return plots.player_colours(self.players)
+        """A player's colour in every figure: the study's players (the ladder's rungs) from one palette, the
+        variants of one game's experiments (the advice's) from another, so the rungs' colours stay apart."""
+        main = _headline_players(self)
+        rest = [p for p in self.players if p not in main]
+        return {**plots.player_colours(rest, "Dark2" if len(rest) <= 8 else "tab20b"), **plots.player_colours(main)}
 
     @cached_property
     def solver(self) -> pd.DataFrame:
@@ -321,10 +325,15 @@ def section_across_games(r: Report) -> None:
 
 
 def section_within_games(r: Report) -> None:
-    """Players within a game: each against the next stronger one, deal by deal."""
+    """Players within a game: each against the next stronger one, deal by deal.
+
+    Among the study's players (the ladder's rungs): the variants of one game's experiment are compared with
+    their own player in the advice section.
+    """
     rows = []
+    rungs = set(_headline_players(r))
     for game in r.games:
-        ps = [p for p in r.players if ((r.df.game == game) & (r.df.player == p)).any()]
+        ps = [p for p in r.players if p in rungs and ((r.df.game == game) & (r.df.player == p)).any()]
         for weak, strong in zip(ps, ps[1:]):
             pr = stats.paired(r.df, (game, strong), (game, weak))
             if pr is not None:
@@ -350,8 +359,12 @@ def _verdicts_for_ladder(r: Report) -> pd.DataFrame:
 
 
 def section_ladder(r: Report) -> None:
-    """The ladder: each rung's strength against its cost, and each deal's difficulty as the cheapest rung that wins it."""
-    heur = r.heuristic
+    """The ladder: each rung's strength against its cost, and each deal's difficulty as the cheapest rung that wins it.
+
+    The rungs are the players of two study games or more (as in the answer): the variants of one game's
+    experiments (the advice's) are not rungs, and their deals would shrink the deals every rung played.
+    """
+    heur = r.heuristic[r.heuristic.player.isin(_headline_players(r))]
     if heur.player.nunique() < 2:
         return
     solved = _verdicts_for_ladder(r)
@@ -366,7 +379,7 @@ def section_ladder(r: Report) -> None:
         "CPU ms mean": [f"{x:.1f}" for x in t.cpu_ms_mean], "median": [f"{x:.1f}" for x in t.cpu_ms_median],
         "p90": [f"{x:.1f}" for x in t.cpu_ms_p90]})
     r.page.table(shown, "ladder", left=2)
-    r.page.figure(plots.ladder(t, [g for g in r.games if (t.game == g).any()]), "ladder",
+    r.page.figure(plots.ladder(t, [g for g in r.games if (t.game == g).any()], r.colours), "ladder",
                   "Each rung: share of the solver's winnable deals won against mean CPU per deal, 95% intervals")
     diff = ladder.difficulty_by_rung(heur, solved)
     if diff.empty:
@@ -378,7 +391,7 @@ def section_ladder(r: Report) -> None:
              "\"unwinnable\" when it proved it lost, \"unknown\" otherwise. Only deals every rung of a game played count.")
     table = shares.reset_index().rename(columns={"difficulty": "difficulty"})
     r.page.table(table.rename(columns={g: name(g) for g in shares.columns}), "difficulty", formats={name(g): _fmt_pct for g in shares.columns})
-    r.page.figure(plots.difficulty(shares), "difficulty", "Share of deals at each difficulty, per game (the same deal ids)")
+    r.page.figure(plots.difficulty(shares, r.colours), "difficulty", "Share of deals at each difficulty, per game (the same deal ids)")
     if SELECTIVE in shares.columns and STREETS in shares.columns:
         cross = ladder.paired_difficulty(diff, SELECTIVE, STREETS)
         r.page.p(f"The same deals in both games (rows: {name(SELECTIVE)}, columns: {name(STREETS)}), counts:")
