@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")  # files, never a screen
 
@@ -106,9 +107,7 @@ def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None
         ax.set_xlabel("mean CPU per deal (ms, log scale)")
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel("winnable deals won (%)")
-    handles, labels = axes[0][-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=min(5, len(labels)), fontsize=7, bbox_to_anchor=(0.5, -0.02 - 0.04 * (len(labels) // 5)))
-    fig.tight_layout()
+    _legend_below(fig, axes[0])
     return fig
 
 
@@ -167,10 +166,11 @@ def bases_per_deal(counts: pd.DataFrame) -> plt.Figure:
     return fig
 
 
-def convergence(conv: pd.DataFrame, games: list[str], players: list[str], start: int = 200) -> plt.Figure:
+def convergence(conv: pd.DataFrame, games: list[str], players: list[str], start: int = 200,
+                colours: dict[str, str] | None = None) -> plt.Figure:
     """Running win rate with its interval as deals accumulate, one panel per game, from ``start`` deals on."""
     fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.8), sharey=False, squeeze=False)
-    colours = player_colours(players)
+    colours = {**player_colours(players), **(colours or {})}
     for ax, game in zip(axes[0], games):
         for player in players + [PERFECT]:
             c = conv[(conv.game == game) & (conv.player == player) & (conv.deals >= start)]
@@ -179,20 +179,25 @@ def convergence(conv: pd.DataFrame, games: list[str], players: list[str], start:
             ax.plot(c.deals, c.rate * 100, color=colours[player], lw=1.3, label=wrap(player, 30))
             ax.fill_between(c.deals, c.ci_low * 100, c.ci_high * 100, color=colours[player], alpha=0.12)
         ax.set_xscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # 2x10^2, 3x10^2... collide on a short axis
         ax.set_title(game_name(game), color=game_colour(game))
         ax.set_xlabel(f"deals played (from {start})")
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel("won (%), 95% interval")
+    _legend_below(fig, axes[0])
+    return fig
+
+
+def _legend_below(fig: plt.Figure, axes) -> None:
+    """Lay the panels out, then one legend of every panel's labels under them (the saved figure takes it in)."""
     handles, labels = [], []
-    for ax in axes[0]:
+    for ax in axes:
         for h, l in zip(*ax.get_legend_handles_labels()):
             if l not in labels:
                 handles.append(h)
                 labels.append(l)
-    fig.legend(handles, labels, loc="lower center", ncol=min(5, max(1, len(labels))), fontsize=7,
-               bbox_to_anchor=(0.5, -0.02 - 0.04 * (len(labels) // 5)))
     fig.tight_layout()
-    return fig
+    fig.legend(handles, labels, loc="upper center", ncol=min(5, max(1, len(labels))), fontsize=7, bbox_to_anchor=(0.5, 0.0))
 
 
 def cards_home(df: pd.DataFrame, games: list[str], players: list[str]) -> plt.Figure:

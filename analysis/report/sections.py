@@ -459,10 +459,12 @@ def section_advice(r: Report) -> None:
 
 
 def section_convergence(r: Report) -> None:
-    """How the estimates settle as deals accumulate, one panel per game."""
-    heur = r.heuristic
+    """How the estimates settle as deals accumulate, one panel per game of the study, for its players (the rungs)."""
+    games = [g for g in r.games if g in STUDY] or r.games
+    players = [p for p in r.players if p in set(_headline_players(r))]
+    heur = r.heuristic[r.heuristic.player.isin(players) & r.heuristic.game.isin(games)]
     frames = [heur]
-    for game in r.games:
+    for game in games:
         s, _ = r.solver_rows(game)
         if len(s):
             v = ladder.verdicts(s)
@@ -472,7 +474,7 @@ def section_convergence(r: Report) -> None:
         return
     conv.to_csv(r.page.out / "tables" / "convergence.csv", index=False)
     r.page.h2("How the estimates converge")
-    r.page.figure(plots.convergence(conv, r.games, r.players), "convergence",
+    r.page.figure(plots.convergence(conv, games, players, colours=r.colours), "convergence",
                   "Running win rate and its 95% interval as deals accumulate (from 200 deals on)")
 
 
