@@ -2,7 +2,7 @@
 
     python benchmarks/tune_weights.py "beam:width=32,budget=100000,patience=30" --deals 1000000:1000100
 
-The objective is the number of deals won over the three games of the study
+The objective is the number of deals won over the games (by default the three of the study)
 (plus a thousandth of the mean cards home, to break ties); each weight in
 turn is multiplied or divided by ``--step`` (or set from 0 to 1) while that
 improves it, until a sweep changes nothing or ``--sweeps`` are done.
@@ -62,9 +62,10 @@ def main() -> None:
     ap.add_argument("--step", type=float, default=2.0)
     ap.add_argument("--sweeps", type=int, default=4)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--games", default=",".join(g.slug for g in STUDY_GAMES), help="the games to tune on, comma-separated")
     args = ap.parse_args()
     first, end = parse_deal_range(args.deals)
-    games = [g.slug for g in STUDY_GAMES]
+    games = args.games.split(",")
     choice = parse_player(args.player)
     weights = {k: float(choice.params[k]) for k in args.weights.split(",")}
     t0 = time.perf_counter()
