@@ -19,9 +19,9 @@ $(STAMP): pyproject.toml
 ## install: create .venv and install the package with its dev extras
 install: $(STAMP)
 
-## test: install, then run the whole test suite
+## test: install, then run the whole test suite (one worker per CPU: pytest-xdist)
 test: $(STAMP)
-	$(BIN)/python -m pytest sim analysis tests
+	$(BIN)/python -m pytest -n auto sim analysis tests
 
 ## study: install, play the default experiment (experiments/default.toml) and build its report
 study: $(STAMP)
