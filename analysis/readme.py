@@ -43,7 +43,9 @@ def _md(df: pd.DataFrame, right: int = 1) -> str:
 
 
 def winnability_table(solver: pd.DataFrame) -> str:
-    w = winnability.winnability(solver)
+    w = winnability.winnability(solver[solver.game.isin(STUDY + (INDEPENDENT,))])
+    if w.empty:
+        return "(the study's games are not solved in the data yet)"
     order = {g: i for i, g in enumerate(STUDY + (INDEPENDENT,))}
     w = w.assign(_o=w.game.map(lambda g: order.get(g, 99))).sort_values("_o")
     return _md(pd.DataFrame({
@@ -83,7 +85,7 @@ def ladder_table(df: pd.DataFrame) -> str:
 
 
 def family_table(df: pd.DataFrame) -> str:
-    others = sorted(g for g in set(df.game) if g not in STUDY + (INDEPENDENT,))
+    others = sorted(g for g in set(df.game) if g not in STUDY + (INDEPENDENT,) and not winnability.is_dialect(g))
     if not others:
         return "(the rest of the family is not in the data yet)"
     f = winnability.family(df[df.game.isin(others)])
@@ -96,6 +98,19 @@ def family_table(df: pd.DataFrame) -> str:
     }))
 
 
+def dialects_table(df: pd.DataFrame) -> str:
+    d = winnability.dialects(df)
+    if d.empty:
+        return "(no dialect in the data yet)"
+    return _md(pd.DataFrame({
+        "dialect": [f"`{g}`" for g in d.dialect], "player": [f"`{p}`" if p != "perfect play" else p for p in d.player],
+        "deals": [f"{n:,}" for n in d.deals], "sheet": [_pct(x, 1) for x in d.sheet_rate], "dialect ": [_pct(x, 1) for x in d.dialect_rate],
+        "difference (points)": [f"{100 * x:+.1f} [{100 * a:+.1f}, {100 * b:+.1f}]" for x, a, b in zip(d["diff"], d.diff_low, d.diff_high)],
+        "won in one only (sheet / dialect)": [f"{a} / {b}" for a, b in zip(d.won_sheet_lost_dialect, d.won_dialect_lost_sheet)],
+        "moves of a win (sheet / dialect)": ["" if pd.isna(a) or pd.isna(b) else f"{a:.0f} / {b:.0f}" for a, b in zip(d.moves_sheet, d.moves_dialect)],
+    }), right=2)
+
+
 def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
     df, _ = load_study(data)
@@ -105,7 +120,9 @@ def results(data: Path) -> str:
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
              ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
-             family_table(df), ""]
+             family_table(df), "",
+             "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
+             "sequence moves in Selective Castle only add moves):", "", dialects_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]
     parts += ["", END]
     return "\n".join(parts)

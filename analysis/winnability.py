@@ -18,7 +18,7 @@ from sim.core.cards import RANKS
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import is_solver, newcombe_paired, rate_interval, wilson, win_rates
+from .stats import is_solver, newcombe_paired, paired, rate_interval, wilson, win_rates
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -243,3 +243,55 @@ def most_home_distribution(df: pd.DataFrame, game: str) -> dict | None:
     return {"deals": len(m), "none": float((m == 0).mean()), "one": float((m == 1).mean()), "mean": float(m.mean()),
             "exact": int(rows[rows.most_home.notna()].result.isin(["won", "lost"]).sum()),
             "counts": m.value_counts().sort_index()}
+
+
+def is_dialect(game: str) -> bool:
+    """Is ``game`` another program's dialect of a game (``selective-castle@pysol``), not a rule sheet's?"""
+    return "@" in str(game)
+
+
+def sheet_of(game: str) -> str:
+    """The rule sheet's game a dialect plays (``selective-castle`` for ``selective-castle@pysol``)."""
+    return str(game).split("@", 1)[0]
+
+
+def dialects(df: pd.DataFrame) -> pd.DataFrame:
+    """Each dialect against its rule sheet, paired by deal: under perfect play and for every player that played both.
+
+    One row per (dialect, player): deals paired, win rate in the sheet and in the dialect, the difference
+    (dialect minus sheet, Newcombe's paired 95% interval), the solver's deals won in one and lost in the
+    other (a supermove is a macro of single moves: there must be none either way; PySol's sequence moves
+    only add moves: none won in the sheet and lost in the dialect), and the mean moves of a win in each.
+    """
+    rows = []
+    solver = df[df.player.map(is_solver)]
+    for dialect in sorted(g for g in set(df.game) if is_dialect(g)):
+        sheet = sheet_of(dialect)
+        pp = perfect_play_pair(solver, dialect, sheet)
+        if pp is not None:
+            t = pp.table
+            rows.append({"dialect": dialect, "sheet": sheet, "player": "perfect play", "deals": pp.deals,
+                         "sheet_rate": (t.loc[:, "won"].sum()) / pp.deals, "dialect_rate": t.loc["won"].sum() / pp.deals,
+                         "diff": pp.diff, "diff_low": pp.diff_low, "diff_high": pp.diff_high,
+                         "won_sheet_lost_dialect": int(t.loc["lost", "won"]), "won_dialect_lost_sheet": int(t.loc["won", "lost"]),
+                         "moves_sheet": _mean_win_moves(solver, sheet, dialect), "moves_dialect": _mean_win_moves(solver, dialect, sheet)})
+        heur = df[~df.player.map(is_solver)]
+        for player in sorted(set(heur[heur.game == dialect].player)):
+            pr = paired(heur, (dialect, player), (sheet, player))
+            if pr is None:
+                continue
+            rows.append({"dialect": dialect, "sheet": sheet, "player": player, "deals": pr.deals, "sheet_rate": pr.rate_b,
+                         "dialect_rate": pr.rate_a, "diff": pr.diff, "diff_low": pr.diff_low, "diff_high": pr.diff_high,
+                         "won_sheet_lost_dialect": pr.only_b, "won_dialect_lost_sheet": pr.only_a,
+                         "moves_sheet": _mean_win_moves(heur[heur.player == player], sheet, dialect),
+                         "moves_dialect": _mean_win_moves(heur[heur.player == player], dialect, sheet)})
+    return pd.DataFrame(rows)
+
+
+def _mean_win_moves(df: pd.DataFrame, game: str, other: str) -> float:
+    """Mean moves of ``game``'s wins on the deals ``other`` also won (so the two means are of the same deals)."""
+    won = df[df.result == "won"]
+    a = won[won.game == game].set_index(["seed", "deal"]).moves
+    b = won[won.game == other].set_index(["seed", "deal"]).moves
+    common = a.index.intersection(b.index)
+    return float(a.loc[common].mean()) if len(common) else np.nan

@@ -27,7 +27,8 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
     game_p = {"selective-castle": 0.75, "streets-and-alleys": 0.5, "beleaguered-castle": 0.68}
     player_p = {"random": 0.05, "greedy": 0.6, "solver": 1.0}
     row_schema = schema(SOLVER.extra_columns)
-    for game in games:
+    for name in games:
+        game, _, dialect = name.partition("@")  # a dialect plays its sheet's deals as easily (as supermoves do)
         for player in players + (("solver",) if solver else ()):
             won = ease < game_p[game] * player_p[player]
             if player == "solver":
@@ -41,7 +42,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                 "base_rank": rng.integers(0, 13, deals) if game == "selective-castle" else [None] * deals,
                 "max_empty_piles": rng.integers(0, 4, deals), "positions": rng.integers(40, 900, deals),
                 "elapsed_us": rng.integers(10, 1000, deals), "cpu_us": rng.integers(10, 1000, deals),
-                "dialect": ["sheet"] * deals, "rules_version": np.ones(deals), "engine_version": np.ones(deals),
+                "dialect": [dialect or "sheet"] * deals, "rules_version": np.ones(deals), "engine_version": np.ones(deals),
                 "player_version": np.ones(deals),
             }
             if player == "solver":
@@ -50,7 +51,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                     columns["bases_won"] = np.where(won, rng.integers(1, 2**13, deals), 0)
             table = pa.table({f.name: pa.array(columns.get(f.name, [None] * deals)).cast(f.type) for f in row_schema},
                              schema=row_schema)
-            write_atomic(table, root / f"game={game}" / f"player={player}" / f"part-0-{deals - 1}.parquet")
+            write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-0-{deals - 1}.parquet")
     manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}}, "finished": "synthetic"}
     (root / MANIFEST).write_text(json.dumps(manifest))
     return root

@@ -201,6 +201,19 @@ def test_the_answer_figure_draws_every_player_of_the_study_and_perfect_play(data
     assert drawn["games"] == ["selective-castle", "streets-and-alleys", "beleaguered-castle"]
 
 
+def test_a_dialect_is_compared_with_its_sheet_deal_by_deal(tmp_path):
+    data = write_dataset(tmp_path / "d", deals=200, games=("streets-and-alleys", "streets-and-alleys@supermoves"),
+                         players=("greedy",))
+    df = load_results(data)
+    assert set(df.game) == {"streets-and-alleys", "streets-and-alleys@supermoves"}
+    d = winnability.dialects(df).set_index("player")
+    assert list(d.index) == ["perfect play", "greedy"] and (d.deals == 200).all()
+    assert d.loc["perfect play", "diff"] == 0 and d.loc["perfect play", "won_sheet_lost_dialect"] == 0
+    text = build_report(data, tmp_path / "report", reference=None, replays=False).read_text()
+    assert "Other programs&#x27; dialects" in text or "Other programs' dialects" in text
+    assert "Streets and Alleys (supermoves) won ⇒ Streets and Alleys won" in text  # the law both ways, checked
+
+
 def test_report_takes_perfect_play_from_the_shipped_study_when_it_has_none(dataset, tmp_path):
     data = write_dataset(tmp_path / "heur", deals=300, players=("random", "greedy"), solver=False)
     text = build_report(data, tmp_path / "report", reference=dataset, replays=False).read_text()

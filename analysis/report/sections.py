@@ -242,8 +242,12 @@ def section_perfect_play(r: Report) -> None:
     r.notes["perfect_pairs"] = found
 
 
-#: containment laws of the rule sheet: a deal won in the first game (or dialect) is won in the second
-LAWS = ((STREETS, SELECTIVE), (SELECTIVE, INDEPENDENT))
+#: containment laws of the rule sheet: a deal won in the first game (or dialect) is won in the second. A supermove is a
+#: macro of single moves, so single-card play and supermoves win the same deals (both ways); PySol's sequence moves
+#: only add moves to Selective Castle's
+LAWS = ((STREETS, SELECTIVE), (SELECTIVE, INDEPENDENT), (SELECTIVE, f"{SELECTIVE}@pysol"),
+        (STREETS, f"{STREETS}@supermoves"), (f"{STREETS}@supermoves", STREETS),
+        (BELEAGUERED, f"{BELEAGUERED}@supermoves"), (f"{BELEAGUERED}@supermoves", BELEAGUERED))
 
 
 def section_containment(r: Report) -> None:
@@ -562,9 +566,30 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
 REPLAY_BUDGET_S = 10.0
 
 
+def section_dialects(r: Report) -> None:
+    """Other programs' dialects against the rule sheet, paired by deal: what they change under perfect play and for players."""
+    d = winnability.dialects(r.df)
+    if d.empty:
+        return
+    r.page.h2("Other programs' dialects")
+    r.page.p("Each dialect against its rule sheet on the same deals: PySol FC's Selective Castle moves whole sequences "
+             "(<code>@pysol</code>); supermoves carry as many cards as single moves through the empty piles could "
+             "(<code>@supermoves</code>, FreeCell's rule without cells), so they are macros of single moves and cannot change "
+             "whether a deal is winnable. Difference: dialect minus sheet, percentage points, Newcombe's paired 95% interval; "
+             "moves: the mean length of a win, over the deals won in both.")
+    r.page.table(pd.DataFrame({
+        "dialect": [name(g) for g in d.dialect], "player": d.player, "deals": d.deals,
+        "sheet": [pct(x) for x in d.sheet_rate], "dialect ": [pct(x) for x in d.dialect_rate],
+        "difference": [f"{points(x)} [{points(a)} to {points(b)}]" for x, a, b in zip(d["diff"], d.diff_low, d.diff_high)],
+        "won in the sheet only": d.won_sheet_lost_dialect, "won in the dialect only": d.won_dialect_lost_sheet,
+        "moves of a win (sheet / dialect)": [f"{a:.0f} / {b:.0f}" if not (pd.isna(a) or pd.isna(b)) else "" for a, b in
+                                             zip(d.moves_sheet, d.moves_dialect)],
+    }), "dialects", left=2)
+
+
 def section_family(r: Report) -> None:
     """The rest of the family: each game's winnability, what it costs, the best player beside it, and the published anchors."""
-    others = [g for g in r.games if g not in STUDY + (INDEPENDENT,)]
+    others = [g for g in r.games if g not in STUDY + (INDEPENDENT,) and not winnability.is_dialect(g)]
     if not others:
         return
     f = winnability.family(r.df[r.df.game.isin(others)])
@@ -597,4 +622,4 @@ def section_experiment(r: Report) -> None:
 SECTIONS = (section_completeness, section_answer, section_winnability, section_perfect_play, section_containment, section_independent,
             section_players,
             section_across_games, section_within_games, section_ladder, section_base_rank, section_advice, section_convergence,
-            section_cards_home, section_effort, section_family, section_replays, section_experiment)
+            section_cards_home, section_effort, section_family, section_dialects, section_replays, section_experiment)
