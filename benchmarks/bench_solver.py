@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     disagree = [r["deal"] for r in rows if "unknown" not in (r["fc"], r["ours"]) and r["fc"] != r["ours"]]
     slow_fc = max(rows, key=lambda r: r["fc_seconds"])
     slow_ours = max(rows, key=lambda r: r["ours_seconds"])
-    print(f"\n{game.rules.name}: {len(rows)} boards (deals {args.start}..{args.start + len(rows) - 1}, seed {args.seed}), cap {args.cap:g} s")
+    which = f"PySol deals pysol:{args.start}..{args.start + len(rows) - 1}" if args.pysol else \
+        f"deals {args.start}..{args.start + len(rows) - 1}, seed {args.seed}"
+    print(f"\n{game.rules.name}: {len(rows)} boards ({which}), cap {args.cap:g} s")
     print(f"{'':<22}{'fc-solve':>14}{'ours':>14}")
     print(f"{'total seconds':<22}{fc_t:>14.1f}{our_t:>14.1f}")
     print(f"{'won / lost / unknown':<22}" + "".join(
