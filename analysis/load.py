@@ -136,7 +136,28 @@ def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
     if not folders:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
     df = pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True)
-    return _one_row_per_game(df), held
+    held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
+    df = _one_row_per_game(df)
+    df.attrs["games_held"] = held_games
+    return df, held
+
+
+def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, int]]:
+    """``(experiment folder, games it holds, games its experiment plays)`` for each run that has not finished.
+
+    ``df`` is :func:`load_study`'s frame (its ``dataset`` column names the folder).
+    """
+    out = []
+    for label, m in held.items():
+        if not m or m.get("finished"):
+            continue
+        exp = m.get("experiment", {})
+        first, end = exp.get("deal_range", [0, 0])
+        expected = (end - first) * len(exp.get("games", {})) * len(exp.get("players", {}))
+        counted = df.attrs.get("games_held") or (df.dataset.value_counts().to_dict() if "dataset" in df else {label: len(df)})
+        have = int(counted.get(label, 0))
+        out.append((label, have, expected))
+    return out
 
 
 KEY = ["game", "player", "seed", "deal"]

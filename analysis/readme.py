@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.study.experiment import read_toml
+
 from . import ladder, stats, winnability
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
-from .load import load_study
+from .load import load_study, unfinished
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -111,11 +113,33 @@ def dialects_table(df: pd.DataFrame) -> str:
     }), right=2)
 
 
+def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
+    """A paragraph naming the experiments still running (and, for the shipped study, those not started),
+    so a partial figure is never read as final."""
+    running = unfinished(df, held)
+    shipped = Path(data).resolve() == (ROOT / "data" / "published").resolve()
+    waiting = [f.relative_to(ROOT).as_posix() for f in _study_files() if shipped and Path(read_toml(f)["out"]).name not in held]
+    if not running and not waiting:
+        return []
+    listed = "; ".join(f"`{label}` {have:,} of {expected:,} games" for label, have, expected in running) or "none"
+    text = (f"The study is still running (`make published` resumes it), and every figure below is of the games "
+            f"played so far. Part-way: {listed}.")
+    if waiting:
+        text += " Not started: " + ", ".join(f"`{f}`" for f in waiting) + "."
+    return [text, ""]
+
+
+def _study_files() -> list[Path]:
+    """The experiment files whose results ship in data/published (those `make published` runs)."""
+    files = sorted((ROOT / "experiments").glob("*.toml")) + sorted((ROOT / "experiments").glob("*/*.toml"))
+    return [f for f in files if str(read_toml(f).get("out", "")).startswith("data/published/")]
+
+
 def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
-    df, _ = load_study(data)
+    df, held = load_study(data)
     solver = df[df.player.map(stats.is_solver)]
-    parts = [START, "", "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
+    parts = [START, "", *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
              winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",

@@ -25,3 +25,21 @@ def test_the_readme_shows_its_figures_and_they_are_in_git():
         assert (ROOT / "reports" / "readme" / f"{stem}.png").stat().st_size > 10_000
     kept = {p.stem for p in (ROOT / "reports" / "readme").glob("*.png")}
     assert kept == set(shown), "every figure kept in reports/readme is one the README shows"
+
+
+def test_a_study_still_running_says_so_above_its_figures(tmp_path):
+    import json
+
+    from synthetic import write_dataset
+
+    done = write_dataset(tmp_path / "study" / "done", deals=50, players=("greedy",))
+    running = write_dataset(tmp_path / "study" / "running", deals=50, players=("greedy",))
+    manifest = json.loads((running / "_manifest.json").read_text())
+    manifest["experiment"].update(deal_range=[0, 200], players={"greedy": {}, "solver": {}})
+    manifest["finished"] = None
+    (running / "_manifest.json").write_text(json.dumps(manifest))
+    block = readme.results(tmp_path / "study")
+    first = block.split("\n\n")[1]
+    assert "`running` 300 of 1,200 games" in first  # 50 deals x 3 games x 2 players of 200 x 3 x 2
+    assert "`done`" not in first
+    assert first.index("still running") < block.index("Winnability under perfect play")

@@ -29,6 +29,7 @@ from sim.core.cards import RANKS
 
 from .. import advice, ladder, plots, stats, winnability
 from ..games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
+from ..load import unfinished
 from .page import Page, breakable, pct, points
 
 PERFECT = plots.PERFECT
@@ -90,13 +91,7 @@ def _interval(lo, hi) -> str:
 
 def section_completeness(r: Report) -> None:
     """An unfinished run says so before anything else: its numbers are of the games played so far."""
-    for label, m in r.manifests.items():
-        held = m.get("experiment", {})
-        if not m or m.get("finished"):
-            continue
-        first, end = held.get("deal_range", [0, 0])
-        expected = (end - first) * len(held.get("games", {})) * len(held.get("players", {}))
-        have = int((r.df.dataset == label).sum()) if "dataset" in r.df else len(r.df)
+    for label, have, expected in unfinished(r.df, r.manifests):
         r.page.p(f"<b>Incomplete:</b> {html.escape(label)} holds {have:,} of {expected:,} games of its experiment; the run "
                  "has not finished (rerun it to resume). Every number below is of the games played so far.", cls="missing")
 
