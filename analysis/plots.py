@@ -200,10 +200,13 @@ def _legend_below(fig: plt.Figure, axes) -> None:
     fig.legend(handles, labels, loc="upper center", ncol=min(5, max(1, len(labels))), fontsize=7, bbox_to_anchor=(0.5, 0.0))
 
 
-def cards_home(df: pd.DataFrame, games: list[str], players: list[str]) -> plt.Figure:
-    """Distribution of cards home in games not won, one panel per game, players in their colours."""
+def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: dict[str, str] | None = None) -> plt.Figure:
+    """Distribution of cards home in games not won, one panel per game, players in their colours, one legend below.
+
+    ``colours``: a player's colour (the report's, the same in every figure); by default one per player.
+    """
     fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.2), sharey=True, squeeze=False)
-    colours = player_colours(players)
+    colours = colours or player_colours(players)
     for ax, game in zip(axes[0], games):
         g = df[(df.game == game) & (df.result != "won")]
         for player in players:
@@ -214,8 +217,7 @@ def cards_home(df: pd.DataFrame, games: list[str], players: list[str]) -> plt.Fi
         ax.set_title(game_name(game), color=game_colour(game))
         ax.set_xlabel("cards home when the game ended")
     axes[0][0].set_ylabel("share of games not won")
-    axes[0][-1].legend(fontsize=7)
-    fig.tight_layout()
+    _legend_below(fig, axes[0])
     return fig
 
 

@@ -478,10 +478,14 @@ def section_convergence(r: Report) -> None:
 
 
 def section_cards_home(r: Report) -> None:
-    if (r.heuristic.result != "won").sum() == 0:
+    """How far the study's players (the rungs) got in the games they lost, in the games they played."""
+    players = [p for p in r.players if p in set(_headline_players(r))]
+    lost = r.heuristic[r.heuristic.player.isin(players) & (r.heuristic.result != "won")]
+    games = [g for g in r.games if (lost.game == g).any()]
+    if not games:
         return
     r.page.h2("Games not won: how far they got")
-    r.page.figure(plots.cards_home(r.heuristic, r.games, r.players), "cards_home",
+    r.page.figure(plots.cards_home(lost, games, players, colours=r.colours), "cards_home",
                   "Cards home when a game was not won, per game and player")
 
 
