@@ -223,7 +223,7 @@ def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: 
 
 def unknown_by_budget(table: pd.DataFrame) -> plt.Figure:
     """The share of deals the solver leaves unsettled within a budget, per game (log-log)."""
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = plt.subplots(figsize=(9, 3.8))
     cols = [c for c in table.columns if c.endswith(" s")]
     budgets = np.array([float(c[:-2]) for c in cols])
     drawn = False
@@ -232,11 +232,14 @@ def unknown_by_budget(table: pd.DataFrame) -> plt.Figure:
         ok = ~np.isnan(v) & (v > 0)
         if ok.any():
             drawn = True
-            ax.plot(budgets[ok], v[ok] * 100, "o-", color=game_colour(row.game), label=f"{game_name(row.game)} ({row.player})")
+            one = (table.game == row.game).sum() == 1  # the game names its line unless two solvers played it
+            label = game_name(row.game) if one else f"{game_name(row.game)} ({row.player})"
+            ax.plot(budgets[ok], v[ok] * 100, "o-", color=game_colour(row.game), label=wrap(label, 60))
     ax.set_xscale("log")
     if drawn:
         ax.set_yscale("log")
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="a budget with no unknown has no point",
+                  title_fontsize=7)
     ax.set_xlabel("CPU seconds per deal")
     ax.set_ylabel("deals not settled (%)")
     ax.grid(alpha=0.3, which="both")

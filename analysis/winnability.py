@@ -196,14 +196,15 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
     """Per game and solver label: the share of deals not settled within each budget (CPU seconds).
 
     Read off the rows: a deal counts as unsettled at budget ``b`` if it took
-    more than ``b`` seconds or stayed unknown. Budgets above the run's own
-    are left out (the rows cannot tell).
+    more than ``b`` seconds or stayed unknown. Budgets above the CPU the
+    cheapest unknown was given are left out (the rows cannot tell); a run
+    with no unknown settles every deal within any budget above its slowest.
     """
     out = []
     for (game, player), g in df[df.player.map(is_solver)].groupby(["game", "player"], observed=True, sort=False):
         s = g.cpu_us.to_numpy() / 1e6
         unknown = g.result.eq("unknown").to_numpy()
-        own = float(s[unknown].min()) if unknown.any() else float(s.max())
+        own = float(s[unknown].min()) if unknown.any() else np.inf
         row = {"game": game, "player": player, "deals": len(g)}
         for b in budgets:
             row[f"{b:g} s"] = float(((s > b) | unknown).mean()) if b <= own * 1.0001 else np.nan

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -252,3 +253,18 @@ def test_a_report_section_is_a_function_in_the_list(dataset, tmp_path, monkeypat
     monkeypatch.setattr(report, "SECTIONS", report.SECTIONS + (section_hello,))
     text = build_report(dataset, tmp_path / "report", reference=None, replays=False).read_text()
     assert '<h2 id="hello">Hello</h2>' in text and "rows seen by a new section" in text and 'href="#hello"' in text
+
+
+def test_unknowns_against_budget_are_read_off_the_rows():
+    from analysis.winnability import unknown_by_budget
+
+    def rows(game, cpu_s, results):
+        return pd.DataFrame({"game": game, "player": "solver", "cpu_us": [c * 1e6 for c in cpu_s], "result": results})
+
+    df = pd.concat([rows("streets-and-alleys", [0.5, 3, 20, 40], ["won", "lost", "won", "unknown"]),
+                    rows("beleaguered-castle", [0.5, 7], ["won", "lost"])])
+    u = unknown_by_budget(df, budgets=(1, 5, 10, 30, 60)).set_index("game")
+    sa, bc = u.loc["streets-and-alleys"], u.loc["beleaguered-castle"]
+    assert [sa["1 s"], sa["5 s"], sa["10 s"], sa["30 s"]] == [0.75, 0.5, 0.5, 0.25]
+    assert np.isnan(sa["60 s"])  # beyond the 40 s the unknown was given: the rows cannot tell
+    assert [bc["1 s"], bc["5 s"], bc["10 s"], bc["60 s"]] == [0.5, 0.5, 0.0, 0.0]  # no unknown: settled past its slowest
