@@ -24,6 +24,7 @@ from sim.core.cards import RANKS  # noqa: E402
 from .games import colour as game_colour  # noqa: E402
 from .games import name as game_name  # noqa: E402
 
+from .stats import p_text  # noqa: E402
 from .winnability import PERFECT  # noqa: E402
 
 
@@ -78,7 +79,7 @@ def paired(table: pd.DataFrame, title: str) -> plt.Figure:
     for yi, d, e0, e1, c in zip(y, table["diff"], err[0], err[1], colours):
         ax.errorbar([d * 100], [yi], xerr=[[e0 * 100], [e1 * 100]], fmt="o", color=c, capsize=3)
     ax.axvline(0, color="#999999", lw=1)
-    labels = [f"{wrap(l, 40)}   (p = {p:.2g})" for l, p in zip(table.label, table.p_holm)]
+    labels = [f"{wrap(l, 40)}   (p {'' if p < 1e-300 else '= '}{p_text(p)})" for l, p in zip(table.label, table.p_holm)]
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_xlabel("difference in win rate, percentage points (paired by deal, 95% interval)")
     ax.set_title(title)

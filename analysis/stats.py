@@ -144,6 +144,11 @@ def base_rank_rates(df: pd.DataFrame) -> pd.DataFrame:
     return win_rates(rows, by=["game", "player", "base_rank"])
 
 
+def p_text(p: float) -> str:
+    """A p-value for a table or label: two significant digits; below double precision's reach, a bound, not 0."""
+    return "n/a" if p is None or np.isnan(p) else ("< 1e-300" if p < 1e-300 else f"{p:.2g}")
+
+
 def is_solver(player: str) -> bool:
     """Is this player label the exact solver (``solver`` with any parameters, e.g. ``solver:bases=1``)?"""
     return str(player).split(":", 1)[0] == "solver"

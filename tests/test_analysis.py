@@ -268,3 +268,9 @@ def test_unknowns_against_budget_are_read_off_the_rows():
     assert [sa["1 s"], sa["5 s"], sa["10 s"], sa["30 s"]] == [0.75, 0.5, 0.5, 0.25]
     assert np.isnan(sa["60 s"])  # beyond the 40 s the unknown was given: the rows cannot tell
     assert [bc["1 s"], bc["5 s"], bc["10 s"], bc["60 s"]] == [0.5, 0.5, 0.0, 0.0]  # no unknown: settled past its slowest
+
+
+def test_a_p_value_beyond_double_precision_is_a_bound_not_zero():
+    assert stats.p_text(0.0) == "< 1e-300"
+    assert stats.p_text(0.01234) == "0.012"
+    assert stats.p_text(float("nan")) == "n/a"

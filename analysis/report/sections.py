@@ -317,7 +317,7 @@ def section_across_games(r: Report) -> None:
     r.page.p("Each row: one player's win rate in the first game minus in the second, on the same deals (McNemar's exact test, "
              "Holm-adjusted over the rows of this table; Newcombe's paired 95% interval).")
     r.page.table(t.assign(difference=[f"{points(d)} [{points(lo)} to {points(hi)}]" for d, lo, hi in zip(t["diff"], t.diff_low, t.diff_high)],
-                          p_holm_text=[f"{p:.2g}" for p in t.p_holm])[["label", "deals", "difference", "p_holm_text"]]
+                          p_holm_text=[stats.p_text(p) for p in t.p_holm])[["label", "deals", "difference", "p_holm_text"]]
                  .rename(columns={"label": "comparison", "p_holm_text": "p (Holm)"}), "across_games")
     r.page.figure(plots.paired(t, "One player, two games: paired differences"), "across_games",
                   "Paired differences between games for each player, weakest player first, 95% intervals")
@@ -345,7 +345,7 @@ def section_within_games(r: Report) -> None:
     r.page.h2("Players within a game")
     r.page.p("Each player against the next weaker one in the same game, on the same deals (Holm-adjusted over this table).")
     r.page.table(t.assign(difference=[f"{points(d)} [{points(lo)} to {points(hi)}]" for d, lo, hi in zip(t["diff"], t.diff_low, t.diff_high)],
-                          p_holm_text=[f"{p:.2g}" for p in t.p_holm])[["label", "deals", "difference", "p_holm_text"]]
+                          p_holm_text=[stats.p_text(p) for p in t.p_holm])[["label", "deals", "difference", "p_holm_text"]]
                  .rename(columns={"label": "comparison", "p_holm_text": "p (Holm)"}), "within_games")
     r.page.figure(plots.paired(t, "Within a game: each player against the next weaker one"), "within_games",
                   "Paired differences between consecutive players of a game, 95% intervals")
@@ -449,7 +449,7 @@ def section_advice(r: Report) -> None:
     shown = pd.DataFrame({"player": e.player, "advice switched off": e["advice switched off"], "deals": e.deals,
                           "with": [pct(x) for x in e["with advice"]], "without": [pct(x) for x in e.without],
                           "effect (points)": [f"{points(d)} [{points(lo)} to {points(hi)}]" for d, lo, hi in zip(e.effect, e.effect_low, e.effect_high)],
-                          "p (Holm)": [f"{p:.2g}" for p in e.p_holm]})
+                          "p (Holm)": [stats.p_text(p) for p in e.p_holm]})
     r.page.table(shown, "advice", left=2)
     t = e.rename(columns={"effect": "diff", "effect_low": "diff_low", "effect_high": "diff_high"})
     t["label"] = [f"{p}: {a}" for p, a in zip(e.player, e["advice switched off"])]
