@@ -138,18 +138,23 @@ def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None) -> p
     return fig
 
 
-def fixed_bases(rates: pd.DataFrame) -> plt.Figure:
-    """Selective Castle: the share of deals each base rank wins if always chosen."""
+def fixed_bases(rates: pd.DataFrame, chosen: float | None = None) -> plt.Figure:
+    """Selective Castle: the share of deals each base rank wins if always chosen, with its interval, on a 0-100 axis
+    (a cut axis would make equal bases look different); ``chosen``: the share won when the base is chosen per deal."""
     fig, ax = plt.subplots(figsize=(8, 3.6))
     x = np.arange(len(rates))
-    ax.bar(x, rates.rate * 100, yerr=_whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, color="#1b7837", alpha=0.8, capsize=3)
+    ax.errorbar(x, rates.rate * 100, yerr=_whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, fmt="o", color="#1b7837",
+                capsize=3, label="one base for every deal (95% interval)")
+    if chosen is not None:
+        ax.axhline(chosen * 100, color="#1b7837", ls="--", lw=1, label=f"the base chosen per deal: {chosen * 100:.1f}%")
     ax.set_xticks(x, list(rates.base))
     ax.set_xlabel("base rank, always chosen")
     ax.set_ylabel("deals won (%)")
-    lo = max(0.0, float(rates.ci_low.min()) * 100 - 5)
-    ax.set_ylim(lo, min(100.0, float(rates.ci_high.max()) * 100 + 2))
+    ax.set_ylim(0, 102)
     ax.grid(axis="y", alpha=0.3)
-    ax.set_title("Selective Castle under perfect play: one base rank for every deal")
+    ax.legend(fontsize=8, loc="lower right")
+    n = int(rates.deals.iloc[0]) if len(rates) else 0
+    ax.set_title(f"Selective Castle under perfect play: one base rank for every deal ({n:,} deals)")
     fig.tight_layout()
     return fig
 

@@ -162,6 +162,14 @@ def fixed_base_rates(df: pd.DataFrame, game: str) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def best_fixed_base(fixed: pd.DataFrame) -> tuple[pd.Series, int]:
+    """The fixed base with the highest rate (a row of :func:`fixed_base_rates`), and how many of the other
+    twelve have intervals reaching its lower bound (0: it is measurably the best)."""
+    best = fixed.loc[fixed.rate.idxmax()]
+    others = fixed.drop(index=best.name)
+    return best, int((others.ci_high >= best.ci_low).sum())
+
+
 def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
     """Per heuristic player: on deals some base wins, how often the base it founded was a winning one."""
     rows = _base_rows(df, game)

@@ -274,3 +274,17 @@ def test_a_p_value_beyond_double_precision_is_a_bound_not_zero():
     assert stats.p_text(0.0) == "< 1e-300"
     assert stats.p_text(0.01234) == "0.012"
     assert stats.p_text(float("nan")) == "n/a"
+
+
+def test_a_fixed_base_is_called_best_only_when_its_interval_clears_the_others():
+    def table(rates, n):
+        rows = []
+        for b, r in enumerate(rates):
+            lo, hi = stats.wilson(round(r * n), n)
+            rows.append({"base": "A23456789TJQK"[b], "deals": n, "rate": r, "ci_low": lo, "ci_high": hi})
+        return pd.DataFrame(rows)
+
+    best, overlapping = winnability.best_fixed_base(table([0.68, 0.69, 0.735] + [0.68] * 10, 100))
+    assert best.base == "3" and overlapping == 12  # 100 deals: no base measurably best
+    best, overlapping = winnability.best_fixed_base(table([0.5] * 4 + [0.9] + [0.5] * 8, 400))
+    assert best.base == "5" and overlapping == 0

@@ -414,12 +414,19 @@ def section_base_rank(r: Report) -> None:
         r.page.p(f"The solver's verdict for each of the 13 base ranks on {int(counts.deals.sum()):,} deals ({html.escape(source)}):")
         r.page.figure(plots.bases_per_deal(counts), "bases_per_deal", "How many of the 13 base ranks win a deal")
         fixed = winnability.fixed_base_rates(both, SELECTIVE)
-        best = fixed.loc[fixed.rate.idxmax()]
         r.page.table(pd.DataFrame({"base": fixed.base, "deals": fixed.deals, "won": fixed.won, "unknown": fixed.unknown,
                                    "win rate if always chosen": [pct(x) for x in fixed.rate],
                                    "95% interval": [_interval(a, b) for a, b in zip(fixed.ci_low, fixed.ci_high)]}), "fixed_bases")
-        r.page.p(f"The best fixed base is <b>{best.base}</b> ({pct(best.rate)}); choosing per deal wins every deal some base wins.")
-        r.page.figure(plots.fixed_bases(fixed), "fixed_bases", "Win rate under perfect play if one base rank were chosen for every deal")
+        chosen_rate = 1 - float(counts.loc[counts.winning_bases == 0, "share"].sum())
+        best, overlapping = winnability.best_fixed_base(fixed)
+        if not overlapping:
+            verdict = f"The best fixed base is <b>{best.base}</b> ({pct(best.rate)}), measurably above every other"
+        else:
+            verdict = (f"The highest is <b>{best.base}</b> ({pct(best.rate)}), but its interval overlaps {overlapping} of the "
+                       f"other 12: on {int(best.deals):,} deals no fixed base is measurably best")
+        r.page.p(f"{verdict}. Choosing the base per deal wins every deal some base wins ({pct(chosen_rate)}).")
+        r.page.figure(plots.fixed_bases(fixed, chosen_rate), "fixed_bases",
+                      "Win rate under perfect play if one base rank were chosen for every deal, and with the base chosen per deal")
         hits = winnability.chosen_base_hits(both, SELECTIVE)
         if len(hits):
             r.page.p("How often a player's base (the rank of its first card founded) is one of the winning bases, on deals some base wins:")
