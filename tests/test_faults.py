@@ -5,6 +5,7 @@ many more moments; its results are in the issue notes.)"""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import signal
@@ -122,10 +123,18 @@ def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):
     time.sleep(1)
     workers = subprocess.run(["pgrep", "-f", "LokyProcess"], capture_output=True, text=True).stdout.split()
     assert not [pid for pid in workers if _parent_gone(pid, proc.pid)], "workers left running"
+    stopped = json.loads((out / "_manifest.json").read_text())
+    assert stopped["finished"] is None
+    first = stopped["runs"][-1]  # the stopped run says when it stopped, what it put on disk and the CPU that took
+    assert first["stopped"] and first["finished"] is None
+    on_disk = len(pd.read_parquet(out))  # a part a worker wrote as the run stopped may not have been counted
+    assert 0 < first["games_played"] <= on_disk and first["cpu_seconds"] > 0
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     df = pd.read_parquet(out)
     assert sorted(df.deal) == list(range(40))
+    second = json.loads((out / "_manifest.json").read_text())["runs"][-1]
+    assert second["finished"] and second["games_played"] == 40 - on_disk
 
 
 def _parent_gone(pid: str, killed: int) -> bool:

@@ -417,23 +417,26 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
         manifest["runs"].append(run_info)
         manifest["finished"] = None
         write_json_atomic(manifest, out / MANIFEST)
-        played, cpu = 0, 0.0
-        if todo:
-            _warm_up(exp)
-            chunks = plan(exp, covered)
-            blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
-            jobs = min(jobs, blocks * len(exp.games) * len(exp.players))  # never more workers than tasks
-            if jobs > (os.cpu_count() or 1) and backend == "loky":
-                print(f"castle run: --jobs {jobs} is more than this machine's {os.cpu_count()} CPUs; the runs will share them",
-                      file=sys.stderr)
-            played, cpu = _execute(chunks, todo, str(out), jobs, backend, client, _want_progress(progress))
-        run_info["finished"] = now()
-        run_info["cpu_seconds"] = round(cpu, 1)
-        complete = played == todo
-        if complete:
-            manifest["finished"] = run_info["finished"]
-        write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, total, already, played, damaged, time.perf_counter() - t0, complete)
+        tally = {"played": 0, "cpu": 0.0}  # what the run has put on disk so far, kept when it is stopped
+        try:
+            if todo:
+                _warm_up(exp)
+                chunks = plan(exp, covered)
+                blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
+                jobs = min(jobs, blocks * len(exp.games) * len(exp.players))  # never more workers than tasks
+                if jobs > (os.cpu_count() or 1) and backend == "loky":
+                    print(f"castle run: --jobs {jobs} is more than this machine's {os.cpu_count()} CPUs; the runs will share them",
+                          file=sys.stderr)
+                _execute(chunks, todo, str(out), jobs, backend, client, _want_progress(progress), tally)
+        finally:  # a stopped run still records what it played and the CPU that took
+            stopped = tally["played"] != todo
+            run_info["stopped" if stopped else "finished"] = now()
+            run_info["games_played"] = tally["played"]
+            run_info["cpu_seconds"] = round(tally["cpu"], 1)
+            if not stopped:
+                manifest["finished"] = run_info["finished"]
+            write_json_atomic(manifest, out / MANIFEST)
+    return RunSummary(out, total, already, tally["played"], damaged, time.perf_counter() - t0, not stopped)
 
 
 def _want_progress(progress: bool | None) -> bool:
@@ -500,12 +503,13 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
-def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool) -> tuple[int, float]:
-    """Play the chunks on ``jobs`` workers; return the games played and the CPU seconds they took."""
+def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool,
+             tally: dict) -> None:
+    """Play the chunks on ``jobs`` workers, adding each finished chunk's games and CPU seconds to ``tally``
+    (``played``, ``cpu``) as it lands, so a stopped run knows what it did."""
     from joblib import Parallel, delayed, parallel_config
 
     progress = _Progress(total, bar)
-    played, cpu = 0, 0.0
     tasks = (delayed(run_chunk)(c, out) for c in chunks)
     try:
         with contextlib.ExitStack() as stack:
@@ -520,12 +524,11 @@ def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: 
             else:
                 parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1)
             for n, seconds in parallel(tasks):
-                played += n
-                cpu += seconds
+                tally["played"] += n
+                tally["cpu"] += seconds
                 progress.update(n)
     finally:
         progress.close()
-    return played, cpu
 
 
 @contextlib.contextmanager
