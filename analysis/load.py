@@ -137,8 +137,9 @@ def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
     df = pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
+    held_cpu = (df.groupby("dataset").cpu_us.sum() / 1e6).to_dict() if "cpu_us" in df else {}
     df = _one_row_per_game(df)
-    df.attrs["games_held"] = held_games
+    df.attrs["games_held"], df.attrs["cpu_seconds_held"] = held_games, held_cpu
     return df, held
 
 
@@ -158,6 +159,23 @@ def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, 
         have = int(counted.get(label, 0))
         out.append((label, have, expected))
     return out
+
+
+def experiments_table(df: pd.DataFrame, held: dict[str, dict]) -> pd.DataFrame:
+    """Per experiment folder: games held and planned, whether it finished, the CPU its rows took (every run's,
+    stopped ones too) and the commits its runs were made on."""
+    games = df.attrs.get("games_held") or (df.dataset.value_counts().to_dict() if "dataset" in df else {})
+    cpu = df.attrs.get("cpu_seconds_held") or ((df.groupby("dataset").cpu_us.sum() / 1e6).to_dict() if "dataset" in df else {})
+    rows = []
+    for label, m in held.items():
+        exp = m.get("experiment", {})
+        first, end = exp.get("deal_range", [0, 0])
+        runs = m.get("runs", [])
+        rows.append({"experiment": label, "games": int(games.get(label, 0)),
+                     "planned": (end - first) * len(exp.get("games", {})) * len(exp.get("players", {})),
+                     "finished": bool(m.get("finished")), "cpu_hours": float(cpu.get(label, 0.0)) / 3600,
+                     "commits": ", ".join(dict.fromkeys(str(r.get("git_commit") or "?")[:7] for r in runs))})
+    return pd.DataFrame(rows, columns=["experiment", "games", "planned", "finished", "cpu_hours", "commits"])
 
 
 KEY = ["game", "player", "seed", "deal"]

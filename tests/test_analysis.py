@@ -288,3 +288,24 @@ def test_a_fixed_base_is_called_best_only_when_its_interval_clears_the_others():
     assert best.base == "3" and overlapping == 12  # 100 deals: no base measurably best
     best, overlapping = winnability.best_fixed_base(table([0.5] * 4 + [0.9] + [0.5] * 8, 400))
     assert best.base == "5" and overlapping == 0
+
+
+def test_the_experiments_table_counts_each_folders_games_and_cpu_before_shared_games_are_kept_once(tmp_path):
+    import json
+
+    from analysis.load import experiments_table, load_study
+
+    for label in ("a", "b"):  # the same games in both folders: the study keeps one copy, each folder still holds its own
+        write_dataset(tmp_path / "study" / label, deals=30, players=("greedy",))
+    manifest = tmp_path / "study" / "b" / "_manifest.json"
+    m = json.loads(manifest.read_text())
+    m.update(finished=None, runs=[{"git_commit": "abcdef123"}, {"git_commit": "abcdef123"}, {"git_commit": "0123456789"}])
+    m["experiment"].update(deal_range=[0, 100], players={"greedy": {}, "solver": {}})
+    manifest.write_text(json.dumps(m))
+    df, held = load_study(tmp_path / "study")
+    t = experiments_table(df, held).set_index("experiment")
+    own = load_results(tmp_path / "study" / "b")
+    assert t.loc["a", "games"] == t.loc["b", "games"] == len(own) == 180  # 30 deals x 3 games x 2 players
+    assert t.loc["b", "planned"] == 600 and not t.loc["b", "finished"] and t.loc["a", "finished"]
+    assert math.isclose(t.loc["b", "cpu_hours"], own.cpu_us.sum() / 1e6 / 3600)
+    assert t.loc["b", "commits"] == "abcdef1, 0123456"

@@ -29,7 +29,7 @@ from sim.core.cards import RANKS
 
 from .. import advice, ladder, plots, stats, winnability
 from ..games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
-from ..load import unfinished
+from ..load import experiments_table, unfinished
 from .page import Page, breakable, pct, points
 
 PERFECT = plots.PERFECT
@@ -619,7 +619,14 @@ def section_family(r: Report) -> None:
 
 
 def section_experiment(r: Report) -> None:
+    """What was run: per experiment its games (of those planned), whether it finished, its CPU and commits; the manifests."""
     r.page.h2("Experiment")
+    if r.manifests:
+        t = experiments_table(r.df, r.manifests)
+        r.page.p(f"{len(t)} experiment{'s' * (len(t) != 1)}, {t.cpu_hours.sum():,.1f} CPU-hours in their rows "
+                 "(the CPU each game took, summed: every run's, stopped ones too):")
+        r.page.table(t, "experiments", left=1, formats={"games": "{:,}".format, "planned": "{:,}".format,
+                                                        "finished": lambda f: "yes" if f else "no", "cpu_hours": "{:,.2f}".format})
     text = html.escape(json.dumps(r.manifests, indent=2, default=str)) if r.manifests else "no manifest"
     r.page.raw(f"<pre>{text}</pre>")
 
