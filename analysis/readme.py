@@ -44,6 +44,25 @@ def _md(df: pd.DataFrame, right: int = 1) -> str:
     return "\n".join([head, rule, *rows])
 
 
+def headline(solver: pd.DataFrame) -> list[str]:
+    """The answer in two sentences: Selective Castle's winnability beside Streets and Alleys', and the paired difference."""
+    w = winnability.winnability(solver[solver.game.isin(STUDY)]).set_index("game")
+    pp = winnability.perfect_play_pair(solver, SELECTIVE, STREETS)
+    if SELECTIVE not in w.index or STREETS not in w.index or pp is None:
+        return []
+
+    def share(game: str) -> str:
+        r = w.loc[game]
+        return f"**{100 * r.rate:.2f}%** of {name(game)} deals (95% interval {100 * r.ci_low:.2f}-{100 * r.ci_high:.2f}%, {r.deals:,} deals)"
+
+    verdict = ("easier" if pp.diff_low > 0 else "harder" if pp.diff_high < 0 else "not measurably different")
+    law = ("no deal won in Streets and Alleys is lost in Selective Castle, as the rule sheet's containment law says"
+           if not pp.a_lost_b_won else "deals " + ", ".join(map(str, pp.a_lost_b_won)) + " break the containment law: a bug")
+    return [f"**The answer:** under perfect play (the study's exact solver, every win replayed) {share(SELECTIVE)} are winnable, "
+            f"against {share(STREETS)}. Paired on the same {pp.deals:,} deals, Selective Castle is **{verdict}**: "
+            f"{100 * pp.diff:+.2f} points (95% interval {100 * pp.diff_low:+.2f} to {100 * pp.diff_high:+.2f}); {law}.", ""]
+
+
 def winnability_table(solver: pd.DataFrame) -> str:
     w = winnability.winnability(solver[solver.game.isin(STUDY + (INDEPENDENT,))])
     if w.empty:
@@ -139,7 +158,7 @@ def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
     df, held = load_study(data)
     solver = df[df.player.map(stats.is_solver)]
-    parts = [START, "", *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
+    parts = [START, "", *headline(solver), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
              winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",

@@ -39,7 +39,16 @@ def test_a_study_still_running_says_so_above_its_figures(tmp_path):
     manifest["finished"] = None
     (running / "_manifest.json").write_text(json.dumps(manifest))
     block = readme.results(tmp_path / "study")
+    said = next(p for p in block.split("\n\n") if "still running" in p)
+    assert "`running` 300 of 1,200 games" in said  # 50 deals x 3 games x 2 players of 200 x 3 x 2
+    assert "`done`" not in said
+    assert block.index(said) < block.index("Winnability under perfect play")
+
+
+def test_the_answer_comes_first_and_follows_the_paired_interval(tmp_path):
+    from synthetic import write_dataset
+
+    block = readme.results(write_dataset(tmp_path / "study", deals=300, players=("greedy",)))
     first = block.split("\n\n")[1]
-    assert "`running` 300 of 1,200 games" in first  # 50 deals x 3 games x 2 players of 200 x 3 x 2
-    assert "`done`" not in first
-    assert first.index("still running") < block.index("Winnability under perfect play")
+    assert first.startswith("**The answer:**") and "Selective Castle is **easier**" in first  # 75% against 50% by construction
+    assert "no deal won in Streets and Alleys is lost in Selective Castle" in first
