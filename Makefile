@@ -28,10 +28,11 @@ study: $(STAMP)
 	$(BIN)/castle run experiments/default.toml --out data/default --jobs 2
 	$(BIN)/castle report data/default --out reports/default
 
-## figures: rebuild the study's report (reports/published), notebooks and the README's results from data/published; no solving
+## figures: rebuild the study's report (reports/published), notebooks (beside it) and the README's results from data/published; no solving
 figures: $(STAMP)
-	$(BIN)/python -m analysis.notebooks data/published
-	$(BIN)/castle report data/published --out reports/published
+	$(BIN)/python -m analysis.notebooks data/published & notebooks=$$!; \
+	$(BIN)/castle report data/published --out reports/published; report=$$?; \
+	wait $$notebooks && test $$report -eq 0
 	$(BIN)/python -m analysis.readme data/published reports/published
 
 ## published: run the whole study into data/published (about 15 CPU-hours; rerun to resume), then rebuild its figures

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import is_solver, wilson
+from .stats import solver_mask, wilson
 
 SOLVER_ONLY = "solver only"
 UNWINNABLE = "unwinnable"
@@ -28,7 +28,7 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
     lost, else unknown. A deal won by one run and proved lost by another
     would be a solver bug: :func:`contradictions` lists them.
     """
-    rows = df[df.player.map(is_solver)]
+    rows = df[solver_mask(df.player)]
     if rows.empty:
         return pd.DataFrame(columns=["game", "seed", "deal", "verdict"])
     flags = rows.assign(won=rows.result.eq("won"), lost=rows.result.eq("lost"))
@@ -39,14 +39,14 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
 
 def contradictions(df: pd.DataFrame) -> pd.DataFrame:
     """Deals one solver run won and another proved lost (there should be none)."""
-    rows = df[df.player.map(is_solver)]
+    rows = df[solver_mask(df.player)]
     g = rows.groupby(["game", "seed", "deal"], observed=True).result.agg(lambda r: {"won", "lost"} <= set(r))
     return g[g].reset_index()[["game", "seed", "deal"]]
 
 
 def rungs(df: pd.DataFrame) -> list[str]:
     """The heuristic players of ``df``, cheapest first (mean CPU per deal over all their games)."""
-    heur = df[~df.player.map(is_solver)]
+    heur = df[~solver_mask(df.player)]
     if heur.empty:
         return []
     return list(heur.groupby("player", observed=True).cpu_us.mean().sort_values(kind="stable").index)
@@ -60,7 +60,7 @@ def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.Dat
     solved = verdicts(df) if solved is None else solved
     won_deals = solved[solved.verdict == "won"].set_index(["game", "seed", "deal"]).index
     rows = []
-    for game, g in df[~df.player.map(is_solver)].groupby("game", observed=True, sort=False):
+    for game, g in df[~solver_mask(df.player)].groupby("game", observed=True, sort=False):
         for rung in rungs(df):
             p = g[g.player == rung]
             if p.empty:
@@ -88,7 +88,7 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
     """
     solved = verdicts(df) if solved is None else solved
     order = rungs(df)
-    heur = df[~df.player.map(is_solver)]
+    heur = df[~solver_mask(df.player)]
     out = []
     for game, g in heur.groupby("game", observed=True, sort=False):
         played = [r for r in order if (g.player == r).any()]

@@ -91,7 +91,7 @@ def perfect_play_table(solver: pd.DataFrame) -> str:
 
 
 def ladder_table(df: pd.DataFrame) -> str:
-    t = ladder.ladder_table(df[~df.player.map(stats.is_solver)], ladder.verdicts(df))
+    t = ladder.ladder_table(df[~stats.solver_mask(df.player)], ladder.verdicts(df))
     if t.empty:
         return "(no ladder in the data)"
     rows = []
@@ -157,7 +157,7 @@ def _study_files() -> list[Path]:
 def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
     df, held = load_study(data)
-    solver = df[df.player.map(stats.is_solver)]
+    solver = df[stats.solver_mask(df.player)]
     parts = [START, "", *headline(solver), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
              winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",

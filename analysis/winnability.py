@@ -18,7 +18,7 @@ from sim.core.cards import RANKS
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import is_solver, newcombe_paired, paired, rate_interval, wilson, win_rates
+from .stats import newcombe_paired, paired, rate_interval, solver_mask, wilson, win_rates
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -56,7 +56,7 @@ PERFECT = "perfect play"  #: the player label under which the solver's winnabili
 
 def rates_with_perfect_play(players: pd.DataFrame, solver: pd.DataFrame) -> pd.DataFrame:
     """Win rates per game and heuristic player (of ``players``), and per game under perfect play (of ``solver``'s rows)."""
-    rows = [win_rates(players[~players.player.map(is_solver)])]
+    rows = [win_rates(players[~solver_mask(players.player)])]
     if len(solver):
         w = winnability(solver)
         rows.append(w.assign(player=PERFECT)[["game", "player", "deals", "won", "unknown", "rate", "ci_low", "ci_high", "half_width"]])
@@ -129,7 +129,7 @@ def _bits(mask: pd.Series) -> np.ndarray:
 
 
 def _base_rows(df: pd.DataFrame, game: str) -> pd.DataFrame:
-    rows = df[(df.game == game) & df.player.map(is_solver)]
+    rows = df[(df.game == game) & solver_mask(df.player)]
     if "bases_won" not in rows.columns:
         return rows.iloc[:0]
     return rows[rows.bases_won.notna()]
@@ -178,7 +178,7 @@ def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
     mask = rows.drop_duplicates(["seed", "deal"]).set_index(["seed", "deal"]).bases_won.astype(np.int64)
     mask = mask[mask > 0]
     out = []
-    for player, p in df[(df.game == game) & ~df.player.map(is_solver) & df.base_rank.notna()].groupby("player", observed=True):
+    for player, p in df[(df.game == game) & ~solver_mask(df.player) & df.base_rank.notna()].groupby("player", observed=True):
         base = p.set_index(["seed", "deal"]).base_rank.astype(np.int64)
         j = pd.concat([mask.rename("mask"), base.rename("base")], axis=1, join="inner")
         if j.empty:
@@ -191,7 +191,7 @@ def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
 
 def effort(df: pd.DataFrame) -> pd.DataFrame:
     """The solver's CPU seconds per deal, by game and verdict: deals, mean, median, p90, max."""
-    rows = df[df.player.map(is_solver)]
+    rows = df[solver_mask(df.player)]
     out = []
     for (game, result), g in rows.groupby(["game", "result"], observed=True, sort=False):
         s = g.cpu_us.to_numpy() / 1e6
@@ -209,7 +209,7 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
     with no unknown settles every deal within any budget above its slowest.
     """
     out = []
-    for (game, player), g in df[df.player.map(is_solver)].groupby(["game", "player"], observed=True, sort=False):
+    for (game, player), g in df[solver_mask(df.player)].groupby(["game", "player"], observed=True, sort=False):
         s = g.cpu_us.to_numpy() / 1e6
         unknown = g.result.eq("unknown").to_numpy()
         own = float(s[unknown].min()) if unknown.any() else np.inf
@@ -224,11 +224,11 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
     """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
     win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
     winning most there)."""
-    w = winnability(df[df.player.map(is_solver)])
+    w = winnability(df[solver_mask(df.player)])
     rows = []
     for _, g in w.iterrows():
-        solver = df[(df.game == g.game) & df.player.map(is_solver)]
-        heur = df[(df.game == g.game) & ~df.player.map(is_solver)]
+        solver = df[(df.game == g.game) & solver_mask(df.player)]
+        heur = df[(df.game == g.game) & ~solver_mask(df.player)]
         label = (best or {}).get(g.game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
         p = heur[heur.player == label] if label else heur.iloc[:0]
         both = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
@@ -245,7 +245,7 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
 
 def most_home_distribution(df: pd.DataFrame, game: str) -> dict | None:
     """From solver rows with ``most_home``: the share of deals where no card, exactly one, ... can be moved home; the mean."""
-    rows = df[(df.game == game) & df.player.map(is_solver)]
+    rows = df[(df.game == game) & solver_mask(df.player)]
     if "most_home" not in rows.columns or rows.most_home.isna().all():
         return None
     m = rows.most_home.dropna().astype(int)
@@ -273,7 +273,7 @@ def dialects(df: pd.DataFrame) -> pd.DataFrame:
     only add moves: none won in the sheet and lost in the dialect), and the mean moves of a win in each.
     """
     rows = []
-    solver = df[df.player.map(is_solver)]
+    solver = df[solver_mask(df.player)]
     for dialect in sorted(g for g in set(df.game) if is_dialect(g)):
         sheet = sheet_of(dialect)
         pp = perfect_play_pair(solver, dialect, sheet)
@@ -284,7 +284,7 @@ def dialects(df: pd.DataFrame) -> pd.DataFrame:
                          "diff": pp.diff, "diff_low": pp.diff_low, "diff_high": pp.diff_high,
                          "won_sheet_lost_dialect": int(t.loc["lost", "won"]), "won_dialect_lost_sheet": int(t.loc["won", "lost"]),
                          "moves_sheet": _mean_win_moves(solver, sheet, dialect), "moves_dialect": _mean_win_moves(solver, dialect, sheet)})
-        heur = df[~df.player.map(is_solver)]
+        heur = df[~solver_mask(df.player)]
         for player in sorted(set(heur[heur.game == dialect].player)):
             pr = paired(heur, (dialect, player), (sheet, player))
             if pr is None:

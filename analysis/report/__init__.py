@@ -65,7 +65,7 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     ref = None
     if ref_path is not None and ref_path.resolve() != d and d not in ref_path.resolve().parents:
         rows = load_results(ref_path)
-        ref = rows[rows.player.map(stats.is_solver)]
+        ref = rows[stats.solver_mask(rows.player)]
     out.mkdir(parents=True, exist_ok=True)
     for folder in ("figures", "tables", "replays"):  # a report made again holds nothing stale
         for f in (out / folder).glob("*") if (out / folder).is_dir() else ():
@@ -81,7 +81,7 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     title = "Castle report: " + (names[0] if len(names) == 1 else f"{data.name} ({len(names)} experiments: {', '.join(names)})")
     intro = (f"<p>{len(df):,} games from <code>{html.escape(str(data))}</code>: "
              f"{', '.join(html.escape(sections.name(g)) for g in games)}; players, weakest first: "
-             f"{', '.join(html.escape(p) for p in r.players) or 'none'}{'; and the solver' if df.player.map(stats.is_solver).any() else ''}.</p>"
+             f"{', '.join(html.escape(p) for p in r.players) or 'none'}{'; and the solver' if stats.solver_mask(df.player).any() else ''}.</p>"
              f"<p class=note>{html.escape(sections.__doc__.split('Conventions, said once on the page:')[1].strip().replace(chr(10), ' '))}</p>")
     index = out / "index.html"
     index.write_text(r.page.html(title, intro), encoding="utf-8")

@@ -52,7 +52,7 @@ class Report:
 
     def solver_rows(self, game: str) -> tuple[pd.DataFrame, str]:
         """The solver's rows of ``game``: this dataset's, else the shipped study's; and where they come from."""
-        own = self.df[(self.df.game == game) & self.df.player.map(stats.is_solver)]
+        own = self.df[(self.df.game == game) & stats.solver_mask(self.df.player)]
         if len(own) or self.reference is None:
             return own, "this dataset"
         return self.reference[self.reference.game == game], self.reference_name
@@ -68,12 +68,12 @@ class Report:
     @cached_property
     def solver(self) -> pd.DataFrame:
         """The solver's rows (any ``solver`` label)."""
-        return self.df[self.df.player.map(stats.is_solver)]
+        return self.df[stats.solver_mask(self.df.player)]
 
     @cached_property
     def heuristic(self) -> pd.DataFrame:
         """Every other player's rows."""
-        return self.df[~self.df.player.map(stats.is_solver)]
+        return self.df[~stats.solver_mask(self.df.player)]
 
 
 def _fmt_pct(v) -> str:
@@ -404,7 +404,7 @@ def section_base_rank(r: Report) -> None:
     """Selective Castle's base rank: how many bases win a deal, a fixed base for every deal, and the players' choices."""
     solver, source = r.solver_rows(SELECTIVE)
     has_bases = "bases_won" in solver.columns and solver.bases_won.notna().any()
-    chosen = r.df[(r.df.game == SELECTIVE) & ~r.df.player.map(stats.is_solver) & r.df.base_rank.notna()]
+    chosen = r.df[(r.df.game == SELECTIVE) & ~stats.solver_mask(r.df.player) & r.df.base_rank.notna()]
     if not has_bases and chosen.empty:
         return
     r.page.h2("Selective Castle: the base rank")
@@ -569,7 +569,8 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
 
 
 #: replays of solver wins re-solve the deal: the report picks ones that solve within this many CPU seconds
-REPLAY_BUDGET_S = 10.0
+#: (so that `make figures` stays under a minute)
+REPLAY_BUDGET_S = 3.0
 
 
 def section_dialects(r: Report) -> None:
