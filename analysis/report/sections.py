@@ -361,9 +361,12 @@ def section_ladder(r: Report) -> None:
     """The ladder: each rung's strength against its cost, and each deal's difficulty as the cheapest rung that wins it.
 
     The rungs are the players of two study games or more (as in the answer): the variants of one game's
-    experiments (the advice's) are not rungs, and their deals would shrink the deals every rung played.
+    experiments (the advice's) are not rungs, and their deals would shrink the deals every rung played;
+    a game only one rung played (the dialects, the family's strongest beam) has no ladder.
     """
     heur = r.heuristic[r.heuristic.player.isin(_headline_players(r))]
+    rungs_played = heur.groupby("game", observed=True).player.nunique()
+    heur = heur[heur.game.isin(rungs_played[rungs_played >= 2].index)]  # a game one player played (a dialect's) has no ladder
     if heur.player.nunique() < 2:
         return
     solved = _verdicts_for_ladder(r)
