@@ -137,37 +137,34 @@ def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
     df = pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
-    held_cpu = (df.groupby("dataset").cpu_us.sum() / 1e6).to_dict() if "cpu_us" in df else {}
+    held_cpu = (df.groupby("dataset").cpu_us.sum() / 1e6).to_dict()
     df = _one_row_per_game(df)
     df.attrs["games_held"], df.attrs["cpu_seconds_held"] = held_games, held_cpu
     return df, held
 
 
 def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, int]]:
-    """``(experiment folder, games it holds, games its experiment plays)`` for each run that has not finished.
-
-    ``df`` is :func:`load_study`'s frame (its ``dataset`` column names the folder).
-    """
-    out = []
-    for label, m in held.items():
-        if not m or m.get("finished"):
-            continue
-        exp = m.get("experiment", {})
-        first, end = exp.get("deal_range", [0, 0])
-        expected = (end - first) * len(exp.get("games", {})) * len(exp.get("players", {}))
-        counted = df.attrs.get("games_held") or (df.dataset.value_counts().to_dict() if "dataset" in df else {label: len(df)})
-        have = int(counted.get(label, 0))
-        out.append((label, have, expected))
-    return out
+    """``(experiment folder, games it holds, games its experiment plays)`` for each run that has not finished."""
+    t = experiments_table(df, held)
+    return [(r.experiment, r.games, r.planned) for r in t.itertuples() if not r.finished]
 
 
 def experiments_table(df: pd.DataFrame, held: dict[str, dict]) -> pd.DataFrame:
     """Per experiment folder: games held and planned, whether it finished, the CPU its rows took (every run's,
-    stopped ones too) and the commits its runs were made on."""
-    games = df.attrs.get("games_held") or (df.dataset.value_counts().to_dict() if "dataset" in df else {})
-    cpu = df.attrs.get("cpu_seconds_held") or ((df.groupby("dataset").cpu_us.sum() / 1e6).to_dict() if "dataset" in df else {})
+    stopped ones too) and the commits its runs were made on.
+
+    ``df`` is :func:`load_study`'s frame: its counts are taken before shared games are kept once.
+    """
+    if "games_held" in df.attrs:
+        games, cpu = df.attrs["games_held"], df.attrs["cpu_seconds_held"]
+    elif "dataset" in df:
+        games, cpu = df.dataset.value_counts().to_dict(), (df.groupby("dataset").cpu_us.sum() / 1e6).to_dict()
+    else:  # one dataset's own rows
+        games, cpu = {label: len(df) for label in held}, {label: df.cpu_us.sum() / 1e6 for label in held}
     rows = []
     for label, m in held.items():
+        if not m:
+            continue
         exp = m.get("experiment", {})
         first, end = exp.get("deal_range", [0, 0])
         runs = m.get("runs", [])

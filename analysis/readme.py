@@ -137,7 +137,7 @@ def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
     so a partial figure is never read as final."""
     running = unfinished(df, held)
     shipped = Path(data).resolve() == (ROOT / "data" / "published").resolve()
-    waiting = [f.relative_to(ROOT).as_posix() for f in _study_files() if shipped and Path(read_toml(f)["out"]).name not in held]
+    waiting = [f.relative_to(ROOT).as_posix() for f, out in _study_files() if shipped and Path(out).name not in held]
     if not running and not waiting:
         return []
     listed = "; ".join(f"`{label}` {have:,} of {expected:,} games" for label, have, expected in running) or "none"
@@ -148,10 +148,11 @@ def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
     return [text, ""]
 
 
-def _study_files() -> list[Path]:
-    """The experiment files whose results ship in data/published (those `make published` runs)."""
+def _study_files() -> list[tuple[Path, str]]:
+    """The experiment files whose results ship in data/published (those `make published` runs), with their folders."""
     files = sorted((ROOT / "experiments").glob("*.toml")) + sorted((ROOT / "experiments").glob("*/*.toml"))
-    return [f for f in files if str(read_toml(f).get("out", "")).startswith("data/published/")]
+    outs = [(f, str(read_toml(f).get("out", ""))) for f in files]
+    return [(f, out) for f, out in outs if out.startswith("data/published/")]
 
 
 def results(data: Path) -> str:
