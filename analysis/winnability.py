@@ -190,12 +190,18 @@ def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
 
 
 def effort(df: pd.DataFrame) -> pd.DataFrame:
-    """The solver's CPU seconds per deal, by game and verdict: deals, mean, median, p90, max."""
+    """The solver's CPU seconds per deal, by game, solver label and verdict: deals, mean, median, p90, max.
+
+    By label, because one game may be solved by two experiments in two modes
+    (Fortress: the verdict, and the most-cards-home search); their deals and
+    costs are not one population.
+    """
     rows = df[solver_mask(df.player)]
     out = []
-    for (game, result), g in rows.groupby(["game", "result"], observed=True, sort=False):
+    for (game, player, result), g in rows.groupby(["game", "player", "result"], observed=True, sort=False):
         s = g.cpu_us.to_numpy() / 1e6
-        out.append({"game": game, "verdict": result, "deals": len(g), "cpu_s_mean": s.mean(), "cpu_s_median": float(np.median(s)),
+        out.append({"game": game, "player": player, "verdict": result, "deals": len(g), "cpu_s_mean": s.mean(),
+                    "cpu_s_median": float(np.median(s)),
                     "cpu_s_p90": float(np.percentile(s, 90)), "cpu_s_max": float(s.max())})
     return pd.DataFrame(out)
 

@@ -270,6 +270,17 @@ def test_unknowns_against_budget_are_read_off_the_rows():
     assert [bc["1 s"], bc["5 s"], bc["10 s"], bc["60 s"]] == [0.5, 0.5, 0.0, 0.0]  # no unknown: settled past its slowest
 
 
+def test_effort_keeps_two_solver_modes_of_one_game_apart():
+    """Fortress is solved twice on the same deals (verdict, most cards home): two populations, not one of twice the deals."""
+    from analysis.winnability import effort
+
+    df = pd.DataFrame({"game": "fortress", "player": ["solver"] * 3 + ["solver:most_home=1"] * 3,
+                       "cpu_us": [1e3, 2e3, 3e3, 1e6, 2e6, 3e6], "result": ["lost", "lost", "won"] * 2})
+    e = effort(df).set_index(["player", "verdict"])
+    assert e.loc[("solver", "lost"), "deals"] == 2 and e.loc[("solver:most_home=1", "lost"), "deals"] == 2
+    assert e.loc[("solver", "lost"), "cpu_s_mean"] == 0.0015 and e.loc[("solver:most_home=1", "won"), "cpu_s_max"] == 3.0
+
+
 def test_a_p_value_beyond_double_precision_is_a_bound_not_zero():
     assert stats.p_text(0.0) == "< 1e-300"
     assert stats.p_text(0.01234) == "0.012"

@@ -505,9 +505,10 @@ def section_effort(r: Report) -> None:
         return
     e = winnability.effort(r.solver)
     r.page.h2("Effort")
-    r.page.table(pd.DataFrame({"game": [name(g) for g in e.game], "verdict": e.verdict, "deals": e.deals,
+    r.page.table(pd.DataFrame({"game": [name(g) for g in e.game], "solver": e.player, "verdict": e.verdict,
+                               "deals": e.deals,
                                "CPU s mean": [f"{x:.3f}" for x in e.cpu_s_mean], "median": [f"{x:.3f}" for x in e.cpu_s_median],
-                               "p90": [f"{x:.2f}" for x in e.cpu_s_p90], "max": [f"{x:.1f}" for x in e.cpu_s_max]}), "effort", left=2)
+                               "p90": [f"{x:.2f}" for x in e.cpu_s_p90], "max": [f"{x:.1f}" for x in e.cpu_s_max]}), "effort", left=3)
     u = winnability.unknown_by_budget(r.solver)
     cols = [c for c in u.columns if c.endswith(" s")]
     r.page.p("Share of deals not settled within a budget of CPU seconds (read off the rows: the deals that took longer, "
