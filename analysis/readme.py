@@ -111,11 +111,13 @@ def family_table(df: pd.DataFrame) -> str:
         return "(the rest of the family is not in the data yet)"
     f = winnability.family(df[df.game.isin(others)])
     return _md(pd.DataFrame({
-        "game": [name(g) for g in f.game], "deals": [f"{n:,}" for n in f.deals],
-        "winnable (95% interval)": [f"{_pct(r, 2)} ({100 * a:.2f}-{100 * b:.2f}%)" for r, a, b in zip(f.rate, f.ci_low, f.ci_high)],
-        "CPU s a deal": [f"{x:.3f}" for x in f.cpu_s_mean],
-        "strongest beam wins": ["" if pd.isna(x) else _pct(x, 1) for x in f.player_rate],
-        "published": [f"{a} ({'inside' if i else 'outside'} our interval)" if a else "" for a, i in zip(f.anchor, f.anchor_inside)],
+        "game": [name(g) for g in f.game], "deals": [f"{n:,}" if n else "" for n in f.deals],
+        "winnable (95% interval)": [f"not solved yet: at least {_pct(x, 1)}, the beam's wins" if pd.isna(r)
+                                    else f"{_pct(r, 2)} ({100 * a:.2f}-{100 * b:.2f}%)"
+                                    for r, a, b, x in zip(f.rate, f.ci_low, f.ci_high, f.player_rate)],
+        "CPU s a deal": ["" if pd.isna(x) else f"{x:.3f}" for x in f.cpu_s_mean],
+        "strongest beam wins": ["" if pd.isna(x) else f"{_pct(x, 1)} of {n:,}" for x, n in zip(f.player_rate, f.player_deals)],
+        "published": [(a if i is None else f"{a} ({'inside' if i else 'outside'} our interval)") if a else "" for a, i in zip(f.anchor, f.anchor_inside)],
     }))
 
 

@@ -246,6 +246,17 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
                      "player_ci_low": lo, "player_ci_high": hi,
                      "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
                      "anchor_inside": None if anchor is None else bool(g.ci_low <= anchor[1] <= g.ci_high)})
+    # games a player has played but the solver has not yet: no verdict, but the player's wins bound winnability below
+    for game in sorted(set(df.game[~solver_mask(df.player)]) - set(w.game)):
+        heur = df[df.game == game]
+        label = (best or {}).get(game) or heur.groupby("player").won.mean().idxmax()
+        p = heur[heur.player == label]
+        lo, hi = wilson(int(p.won.sum()), len(p))
+        anchor = ANCHORS.get(game)
+        rows.append({"game": game, "deals": 0, "won": 0, "lost": 0, "unknown": 0, "rate": np.nan, "ci_low": np.nan,
+                     "ci_high": np.nan, "cpu_s_mean": np.nan, "player": label, "player_deals": len(p),
+                     "player_rate": p.won.mean(), "player_ci_low": lo, "player_ci_high": hi,
+                     "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan, "anchor_inside": None})
     return pd.DataFrame(rows)
 
 

@@ -281,6 +281,18 @@ def test_effort_keeps_two_solver_modes_of_one_game_apart():
     assert e.loc[("solver", "lost"), "cpu_s_mean"] == 0.0015 and e.loc[("solver:most_home=1", "won"), "cpu_s_max"] == 3.0
 
 
+def test_a_game_only_a_player_has_played_is_listed_with_the_players_wins_as_a_lower_bound():
+    from analysis.winnability import family
+
+    df = pd.DataFrame({"game": ["citadel"] * 2 + ["ordered-suits"] * 4, "seed": 0, "deal": [0, 1, 0, 1, 2, 3],
+                       "player": ["solver"] * 2 + ["beam"] * 4, "won": [True, False, True, True, True, False],
+                       "result": ["won", "lost", "won", "won", "won", "gave_up"], "cpu_us": 1000})
+    f = family(df).set_index("game")
+    assert f.loc["citadel", "deals"] == 2 and f.loc["citadel", "rate"] == 0.5
+    assert f.loc["ordered-suits", "deals"] == 0 and np.isnan(f.loc["ordered-suits", "rate"])
+    assert f.loc["ordered-suits", "player"] == "beam" and f.loc["ordered-suits", "player_rate"] == 0.75
+
+
 def test_a_p_value_beyond_double_precision_is_a_bound_not_zero():
     assert stats.p_text(0.0) == "< 1e-300"
     assert stats.p_text(0.01234) == "0.012"

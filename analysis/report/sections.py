@@ -608,9 +608,9 @@ def section_family(r: Report) -> None:
         return
     r.page.h2("The whole family")
     r.page.table(pd.DataFrame({
-        "game": [name(g) for g in f.game], "deals": f.deals, "won / lost / unknown": [f"{a} / {b} / {c}" for a, b, c in zip(f.won, f.lost, f.unknown)],
+        "game": [name(g) for g in f.game], "deals": f.deals, "won / lost / unknown": [f"{a} / {b} / {c}" if n else "not solved yet" for n, a, b, c in zip(f.deals, f.won, f.lost, f.unknown)],
         "winnable": [pct(x) for x in f.rate], "95% interval": [_interval(a, b) for a, b in zip(f.ci_low, f.ci_high)],
-        "CPU s a deal": [f"{x:.3f}" for x in f.cpu_s_mean],
+        "CPU s a deal": ["" if pd.isna(x) else f"{x:.3f}" for x in f.cpu_s_mean],
         "best player": [p or "" for p in f.player],
         "its win rate (same deals)": ["" if pd.isna(x) else f"{pct(x)} [{_interval(a, b)}]" for x, a, b in zip(f.player_rate, f.player_ci_low, f.player_ci_high)],
         "published": f.anchor, "inside the interval": ["" if x is None else ("yes" if x else "no") for x in f.anchor_inside],
