@@ -230,33 +230,30 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
     """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
     win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
     winning most there)."""
-    w = winnability(df[solver_mask(df.player)])
+    is_solver_row = solver_mask(df.player)
+    w = winnability(df[is_solver_row]).set_index("game")
+    played = set(df.game[~is_solver_row])
     rows = []
-    for _, g in w.iterrows():
-        solver = df[(df.game == g.game) & solver_mask(df.player)]
-        heur = df[(df.game == g.game) & ~solver_mask(df.player)]
-        label = (best or {}).get(g.game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
+    # the solved games, then those only a player has played yet: no verdict, but the player's wins bound winnability below
+    for game in list(w.index) + sorted(played - set(w.index)):
+        solver = df[(df.game == game) & is_solver_row]
+        heur = df[(df.game == game) & ~is_solver_row]
+        label = (best or {}).get(game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
         p = heur[heur.player == label] if label else heur.iloc[:0]
-        both = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
-        lo, hi = wilson(int(both.won.sum()), len(both))
-        anchor = ANCHORS.get(g.game)
-        rows.append({"game": g.game, "deals": g.deals, "won": g.won, "lost": g.lost, "unknown": g.unknown, "rate": g.rate,
-                     "ci_low": g.ci_low, "ci_high": g.ci_high, "cpu_s_mean": solver.cpu_us.mean() / 1e6,
-                     "player": label, "player_deals": len(both), "player_rate": both.won.mean() if len(both) else np.nan,
+        if len(solver):  # the player on the deals the solver settled too
+            p = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
+        lo, hi = wilson(int(p.won.sum()), len(p))
+        g = w.loc[game] if game in w.index else None
+        anchor = ANCHORS.get(game)
+        rows.append({"game": game, "deals": 0 if g is None else g.deals, "won": 0 if g is None else g.won,
+                     "lost": 0 if g is None else g.lost, "unknown": 0 if g is None else g.unknown,
+                     "rate": np.nan if g is None else g.rate, "ci_low": np.nan if g is None else g.ci_low,
+                     "ci_high": np.nan if g is None else g.ci_high,
+                     "cpu_s_mean": solver.cpu_us.mean() / 1e6 if len(solver) else np.nan,
+                     "player": label, "player_deals": len(p), "player_rate": p.won.mean() if len(p) else np.nan,
                      "player_ci_low": lo, "player_ci_high": hi,
                      "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
-                     "anchor_inside": None if anchor is None else bool(g.ci_low <= anchor[1] <= g.ci_high)})
-    # games a player has played but the solver has not yet: no verdict, but the player's wins bound winnability below
-    for game in sorted(set(df.game[~solver_mask(df.player)]) - set(w.game)):
-        heur = df[df.game == game]
-        label = (best or {}).get(game) or heur.groupby("player").won.mean().idxmax()
-        p = heur[heur.player == label]
-        lo, hi = wilson(int(p.won.sum()), len(p))
-        anchor = ANCHORS.get(game)
-        rows.append({"game": game, "deals": 0, "won": 0, "lost": 0, "unknown": 0, "rate": np.nan, "ci_low": np.nan,
-                     "ci_high": np.nan, "cpu_s_mean": np.nan, "player": label, "player_deals": len(p),
-                     "player_rate": p.won.mean(), "player_ci_low": lo, "player_ci_high": hi,
-                     "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan, "anchor_inside": None})
+                     "anchor_inside": None if anchor is None or g is None else bool(g.ci_low <= anchor[1] <= g.ci_high)})
     return pd.DataFrame(rows)
 
 
