@@ -261,7 +261,7 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
 
 def _dead(search: Search) -> int:
     """How many positions the search's table holds proved lost."""
-    return int((search.table[:, 1] == K.DEAD).sum())
+    return int((search.table[:, 1] >= K.DEAD).sum())
 
 
 def _exhaust(game: Game, deal: int, limits: list[int], prune: int = K.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
@@ -315,6 +315,75 @@ def test_a_table_is_not_doubled_past_the_deadline():
     assert run_until(search, 10**9, clock() - 1.0) is None  # a deadline already past: the first full table stays
     assert search.status == K.TABLE_FULL and search.table.shape[0] == size
     assert run_until(search, 10**9, float("inf")) == LOST and search.table.shape[0] > size  # no deadline: it grows
+
+
+def _whole(game: Game, deal: int) -> tuple[Result, int]:
+    """The verdict and positions of one exhaustive round in a table that never fills."""
+    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
+    return run_until(search, 10**9, float("inf")), int(search.ctx[K.C_STORED])
+
+
+@pytest.mark.parametrize("game,deal", [(SA, 200), (BC, 160)], ids=["sa-200", "bc-160"])
+def test_a_table_that_cannot_grow_forgets_its_cheapest_losses_and_still_proves_the_loss(game, deal):
+    """A lost deal in a table that holds a fifth to a tenth of its reachable set: without ``FORGET_LOST``
+    the search stops unresolved; with it the loss is proved all the same, in a few times the positions."""
+    verdict, whole = _whole(game, deal)
+    assert verdict == LOST and whole > 20_000
+    size = 1 << (whole // 8).bit_length()
+    assert whole / 10 < size * 0.85 < whole / 5
+    stuck = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), K.PRUNE_DEFAULT & ~K.FORGET_LOST)
+    assert run_until(stuck, 10**9, float("inf")) is None and stuck.status == K.TABLE_FULL and stuck.forgotten == 0
+    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), K.PRUNE_DEFAULT)
+    assert run_until(search, 10**9, float("inf")) == LOST
+    assert search.table.shape[0] == size and search.forgotten > whole // 2
+    assert whole <= search.nodes <= 3 * whole, (whole, search.nodes)
+
+
+def test_forgetting_keeps_what_is_open_and_forgets_the_cheapest_losses():
+    """The compaction in place: every position kept is found where the table says, the open
+    component stack points at the same positions as before, nothing open is forgotten, and no
+    proved loss kept is cheaper than one forgotten."""
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
+    assert run_until(search, 30_000, float("inf")) is None  # paused mid-search: open positions on the stack
+    search.restart(1)
+    assert run_until(search, 5_000, float("inf")) is None  # a second round: the first round's open ones are stale
+    table, top = search.table, int(search.ctx[K.C_SCC_TOP])
+    epoch = np.uint64(search.ctx[K.C_ROUND]) << K.ROUND_SHIFT
+    before = {int(k): int(v) for k, v in table if k}
+    open_keys = [int(table[search.scc[j], 0]) for j in range(top)]
+    assert top > 10 and all(before[k] < K.DEAD and before[k] & ~int(K.INDEX_MASK) == int(epoch) for k in open_keys)
+    used = K.forget(table, search.scc, top, epoch, len(before) // 2)
+    after = {int(k): int(v) for k, v in table if k}
+    assert used == len(after) <= len(before) - len(before) // 2
+    assert all(before[k] == v for k, v in after.items())  # nothing changed value
+    assert [int(table[search.scc[j], 0]) for j in range(top)] == open_keys  # re-pointed
+    for k in after:  # every key kept is found by probing from its home
+        slot = K._tt_slot(table, np.uint64(k))
+        assert slot < 0 and int(table[-1 - slot, 0]) == k
+    gone = before.keys() - after.keys()
+    stale = {k for k in gone if before[k] < K.DEAD}
+    assert stale and all(before[k] & ~int(K.INDEX_MASK) != int(epoch) for k in stale)  # only an earlier round's open ones
+    cost = lambda v: v & ~int(K.DEAD)  # noqa: E731
+    kept_losses = [cost(v) for v in after.values() if v >= K.DEAD]
+    assert max(cost(before[k]) for k in gone - stale) < min(kept_losses)
+
+
+@pytest.mark.parametrize("game,deals", [(SA, range(1, 41)), (BC, range(1, 41))], ids=["sa", "bc"])
+def test_a_small_table_forgetting_gives_the_same_verdicts(game, deals):
+    """Forgetting changes the cost of a verdict, never the verdict: 40 deals per game in a table of
+    4,096 slots (about 3,500 positions) against one that never fills; every win replays."""
+    compared = forgot = 0
+    for deal in deals:
+        big = solve(game, game.deal(deal), budget_nodes=400_000, budget_seconds=30, portfolio=False, shorten=False)
+        small = solve(game, game.deal(deal), budget_nodes=2_000_000, budget_seconds=30, table_size=1 << 12,
+                      portfolio=False, shorten=False)
+        if UNKNOWN not in (big.result, small.result):
+            assert big.result == small.result, deal
+            compared += 1
+            forgot += small.nodes > big.nodes
+        if small.result == WON:
+            assert _replays(game, deal, small.moves)
+    assert compared >= 25 and forgot >= 5, (compared, forgot)
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():

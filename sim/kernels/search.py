@@ -31,14 +31,17 @@ PRUNE_CANONICAL = 4  #: skip moves whose result is canonically the position or a
 PRUNE_SAFE_DEEPER = 8  #: also a foundation move whose would-be covers are themselves always safe
 PRUNE_SKIP_UNDO = 16  #: not a pruning rule: the move back to the parent is known without a table lookup
 TRACK_HOME = 32  #: not a pruning rule: keep the most cards home among the positions searched (ctx[C_MOST_HOME])
+#: not a pruning rule, and not read by the kernel: a table that cannot grow forgets its cheapest proved
+#: losses (:func:`forget`) instead of stopping the search (``sim.solver.rounds.Search.run``)
+FORGET_LOST = 64
 PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
 #: the default: every rule that depends on the position only, so completed components are proved lost
-PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
+PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO | FORGET_LOST
 
 # a table slot is (key, value); key and value share a cache line. The value is 0 (not tracked),
-# DEAD (a proved-lost position), or round << ROUND_SHIFT | i + 1: a position discovered i-th in
-# that round, open if the round is the current one, else left over from a round cut short and
-# searched again as if new
+# DEAD | n (a proved-lost position whose proof searched n positions: what forgetting it would cost),
+# or round << ROUND_SHIFT | i + 1: a position discovered i-th in that round, open if the round is
+# the current one, else left over from a round cut short and searched again as if new
 DEAD = np.uint64(1) << np.uint64(63)
 ROUND_SHIFT = np.uint64(40)
 INDEX_MASK = (np.uint64(1) << ROUND_SHIFT) - np.uint64(1)
@@ -86,6 +89,64 @@ def _tt_slot(tt, key):
             tt[i, 0] = key
             return np.int64(i)
         i = (i + np.uint64(1)) & mask
+
+
+@njit(cache=True)
+def forget(tt, scc, top, epoch, frees):
+    """Make room in a full table: forget its cheapest proved losses and every earlier round's open position.
+
+    Proved losses are forgotten cheapest first (the positions their proof
+    searched, kept in the mark), by powers of two, until about ``frees``
+    slots are free; a forgotten position met again is searched again (sound:
+    ``pruning.md``). The positions open in this round (``scc[:top]``, where
+    ``scc`` holds their slots) stay and are re-pointed. The table is compacted
+    in place (linear probing's backward shift). Returns the slots still used.
+    """
+    n = tt.shape[0]
+    by_cost = np.zeros(64, np.int64)  # proved losses by the bit length of their cost
+    stale = 0
+    for i in range(n):
+        v = tt[i, 1]
+        if tt[i, 0] == np.uint64(0):
+            continue
+        if v >= DEAD:
+            c = v & ~DEAD
+            b = 0
+            while c > np.uint64(0):
+                c >>= np.uint64(1)
+                b += 1
+            by_cost[b] += 1
+        elif (v & ~INDEX_MASK) != epoch:
+            stale += 1
+    limit = np.uint64(0)  # forget the proved losses that cost at most this
+    freed = stale
+    for b in range(1, 64):
+        if freed >= frees:
+            break
+        freed += by_cost[b]
+        limit = (np.uint64(1) << np.uint64(b)) - np.uint64(1)
+    keys = np.empty(top, np.uint64)
+    for j in range(top):
+        keys[j] = tt[scc[j], 0]
+    start = 0
+    while tt[start, 0] != np.uint64(0):  # begin at a free slot: no probe run crosses it
+        start += 1
+    used = 0
+    for step in range(1, n + 1):  # one pass: drop what is forgotten, move the rest back along its probe run
+        i = (start + step) % n
+        key = tt[i, 0]
+        if key == np.uint64(0):
+            continue
+        v = tt[i, 1]
+        tt[i, 0] = np.uint64(0)
+        tt[i, 1] = np.uint64(0)
+        if (v >= DEAD and (v & ~DEAD) <= limit) or (v < DEAD and (v & ~INDEX_MASK) != epoch):
+            continue
+        tt[_tt_slot(tt, key), 1] = v
+        used += 1
+    for j in range(top):
+        scc[j] = -1 - _tt_slot(tt, keys[j])
+    return used
 
 
 @njit(cache=True)
@@ -380,9 +441,10 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         if kid_i[d] >= kid_n[d]:  # every child searched: back up
             if track:  # Tarjan: a component's root marks all of it DEAD (nothing in it wins), else its low link goes up
                 if comp[d, 1] == comp[d, 0]:
+                    cost = DEAD | np.uint64(index - comp[d, 0])  # the positions discovered since its root
                     while top > comp[d, 2]:
                         top -= 1
-                        tt[scc[top], 1] = DEAD
+                        tt[scc[top], 1] = cost
                 elif comp[d - 1, 1] > comp[d, 1]:
                     comp[d - 1, 1] = comp[d, 1]
             if d == 0:
@@ -422,8 +484,8 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         if slot < 0:
             slot = -1 - slot
             seen = tt[slot, 1]
-            if not track or seen == DEAD or (seen & ~INDEX_MASK) == epoch:
-                if track and seen != DEAD:  # open in this round: the same component, its discovery number a low link
+            if not track or seen >= DEAD or (seen & ~INDEX_MASK) == epoch:
+                if track and seen < DEAD:  # open in this round: the same component, its discovery number a low link
                     low = np.int64(seen & INDEX_MASK) - 1
                     if low < comp[d, 1]:
                         comp[d, 1] = low
@@ -479,7 +541,7 @@ def _start(s, r, ph, tt, kids, kid_off, kid_n, kid_i, comp, scc, ctx, prune, tra
     slot = _tt_slot(tt, position_key(ph, s))
     if slot < 0:
         slot = -1 - slot
-        if not track or tt[slot, 1] == DEAD:  # the start itself is known to be lost
+        if not track or tt[slot, 1] >= DEAD:  # the start itself is known to be lost
             ctx[C_STATUS] = LOST
             return LOST
     else:

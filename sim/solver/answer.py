@@ -102,7 +102,8 @@ def solve(
     ``budget_nodes`` and ``budget_seconds`` (CPU seconds) bound the whole call (all bases
     together); ``table_size`` bounds the transposition tables' slots (a
     power of two, 16 bytes each: key and component mark; with several
-    problems, all their tables together); ``prune`` the bits of
+    problems, all their tables together; a table full at that limit forgets
+    its cheapest proved losses and goes on, ``FORGET_LOST``); ``prune`` the bits of
     :mod:`sim.kernels.search`' pruning switches. ``bases=True`` (games whose
     base is chosen) solves every base rank and reports each verdict.
     ``shorten`` passes a win through :func:`~.shorten.shorten_line` (the depth-first
@@ -128,7 +129,7 @@ def solve(
     if bases and not base_to_choose(game.rules, s):
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
     if most_home:
-        prune, portfolio = K.TRACK_HOME, False
+        prune, portfolio = K.TRACK_HOME | K.FORGET_LOST, False
     if game.rules.sequence_moves != SequenceMoves.ONE_CARD:
         prune &= ~K.PRUNE_SAME_CARD  # its proof does not cover sequence moves (pruning.md); the kernel ignores it too
     start = clock()

@@ -24,6 +24,7 @@ from ..kernels import search as K
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
 MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
+FORGET_TO = 0.75  #: a table that cannot grow forgets proved losses, cheapest first, down to this share of its load limit
 SLICE_NODES = 200_000  #: nodes between clock checks
 FIRST_ROUND_NODES = 20_000  #: per-problem budget of the first round
 ROUND_GROWTH = 1.25  #: the budget grows this much a round (restarts are cheap: proved losses are kept)
@@ -90,6 +91,7 @@ class Search:
         self.ctx[K.C_ORDER] = order
         self.ctx[K.C_STATUS] = K.RUNNING
         self.prune = prune
+        self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
@@ -124,7 +126,7 @@ class Search:
         return int(self.ctx[K.C_STATUS])
 
     def run(self, pause_at: int, deadline: float = float("inf")) -> int:
-        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow.
+        """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow or forget.
 
         ``starved`` tells whether a full table could not grow because other
         searches of the call hold the slots (not because of the limit itself).
@@ -148,6 +150,9 @@ class Search:
                 bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
                 K.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
                 self.table = bigger
+            elif status == K.TABLE_FULL and self.prune & K.FORGET_LOST and not self.prune & K.PRUNE_SAME_CARD:
+                if not self._forget():
+                    return status
             elif status == K.TOO_DEEP and self.tokens.shape[0] < MAX_DEPTH:
                 self._grow_stack()
             elif status == K.SCC_FULL:
@@ -157,6 +162,19 @@ class Search:
             else:
                 return status
             self.ctx[K.C_STATUS] = K.PAUSED
+
+    def _forget(self) -> bool:
+        """Make room in a table that cannot grow: forget its cheapest proved losses (``pruning.md``).
+
+        False if that would free too little to go on (nearly every position
+        stored is open in this round).
+        """
+        stored = int(self.ctx[K.C_STORED])
+        epoch = np.uint64(self.ctx[K.C_ROUND]) << K.ROUND_SHIFT
+        used = int(K.forget(self.table, self.scc, self.ctx[K.C_SCC_TOP], epoch, stored - int(stored * FORGET_TO)))
+        self.forgotten += stored - used
+        self.ctx[K.C_STORED] = used
+        return used < 0.9 * stored
 
     def _grow_stack(self) -> None:
         """Double the path arrays (depth-first paths can run to millions of moves)."""
