@@ -38,8 +38,9 @@ def solve_cmd(
 
     One deal takes up to --budget-seconds of CPU (60 by default) and, with
     --bases, about that again for each base still open; the table grows to
-    at most --table-size slots of 16 bytes (2 GB by default), and once full
-    there forgets its cheapest proved losses to go on.
+    at most --table-size slots of 16 bytes (2 GB by default; the search's
+    path can take about as much again), and once full there forgets its
+    cheapest proved losses to go on.
     """
     from ..core.game import Game
     from ..solver.answer import base_to_choose

@@ -21,8 +21,7 @@ from ..core.outcome import LOST, WON, Result
 from ..kernels import layout as L
 from ..kernels import search as K
 
-FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows...
-MAX_DEPTH = 1 << 25  #: ...up to this (about 600 MB with the children): beyond it, unknown
+FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows, up to :meth:`Slots.max_depth`
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
 FORGET_TO = 0.75  #: a table that cannot grow forgets proved losses, cheapest first, down to this share of its load limit
 SLICE_NODES = 200_000  #: nodes between clock checks
@@ -56,6 +55,18 @@ class Slots:
         self.used = 0
         # each search's first table: small enough that all of them fit in the limit together
         self.first = max(min(self.FIRST, 1 << ((limit // max(n_searches, 1)).bit_length() - 1)), self.SMALLEST)
+
+    @property
+    def max_depth(self) -> int:
+        """The longest path a search may hold: a quarter of the slot limit (1 << 25 for the default).
+
+        A level of the path costs 60-80 bytes (its children, discovery number
+        and low link, the move, its entry on the component stack), about four
+        table slots: so the path's arrays can grow to about the table's own
+        size, and no further (beyond it, unknown). Some Streets and Alleys
+        deals need a path of tens of millions of moves.
+        """
+        return max(FIRST_DEPTH, self.limit // 4)
 
     def take(self, n: int) -> bool:
         """Hand out ``n`` more slots if the limit allows."""
@@ -153,7 +164,7 @@ class Search:
             elif status == K.TABLE_FULL and self.prune & K.FORGET_LOST and not self.prune & K.PRUNE_SAME_CARD:
                 if not self._forget():
                     return status
-            elif status == K.TOO_DEEP and self.tokens.shape[0] < MAX_DEPTH:
+            elif status == K.TOO_DEEP and self.tokens.shape[0] < self.slots.max_depth:
                 self._grow_stack()
             elif status == K.SCC_FULL:
                 scc = np.zeros(2 * self.scc.shape[0], np.int64)
