@@ -386,6 +386,18 @@ def test_a_small_table_forgetting_gives_the_same_verdicts(game, deals):
     assert compared >= 25 and forgot >= 5, (compared, forgot)
 
 
+def test_the_path_grows_to_a_quarter_of_the_slot_limit_and_no_further():
+    """The path's arrays cost about four table slots a level: ``--table-size`` bounds them too.
+    Streets and Alleys deal 7's first search goes deeper than 16,384 moves."""
+    assert Slots(1 << 27, 1).max_depth == 1 << 25 and Slots(1 << 22, 13).max_depth == 1 << 20
+    shallow = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 16, 1), K.PRUNE_DEFAULT)
+    assert run_until(shallow, 10**6, float("inf")) is None
+    assert shallow.status == K.TOO_DEEP and shallow.tokens.shape[0] == 1 << 14
+    deep = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 18, 1), K.PRUNE_DEFAULT)
+    run_until(deep, 10**6, float("inf"))
+    assert deep.status != K.TOO_DEEP and deep.tokens.shape[0] > 1 << 14
+
+
 def test_a_start_already_proved_lost_is_lost_at_once():
     search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), K.PRUNE_DEFAULT)
     assert run_until(search, 10**9, float("inf")) == LOST
