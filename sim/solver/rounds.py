@@ -292,8 +292,10 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
             all_starved = all_starved and search.starved
-            if verdict is None and search.status in (K.TABLE_FULL, K.TOO_DEEP) and not search.starved:
-                verdict = Result.UNKNOWN  # cannot be settled with the table or path allowed: do not retry
+            if verdict is None and search.status == K.TABLE_FULL and not search.starved:
+                verdict = Result.UNKNOWN  # cannot be settled with the table allowed: do not retry
+            # (a round stopped by the path's limit ends like one cut short by its budget: the next
+            # round starts again in another order, with what this one proved lost)
             if verdict is not None:
                 verdicts[key] = verdict
                 searches.pop(key).free()  # settled (or never will be): its slots go to the others
