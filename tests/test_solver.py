@@ -396,6 +396,9 @@ def test_the_path_grows_to_a_quarter_of_the_slot_limit_and_no_further():
     deep = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 18, 1), K.PRUNE_DEFAULT)
     run_until(deep, 10**6, float("inf"))
     assert deep.status != K.TOO_DEEP and deep.tokens.shape[0] > 1 << 14
+    # a round stopped by the path's limit is followed by another in a new order, not by "unknown"
+    won = solve(SA, SA.deal(7), table_size=1 << 16, budget_nodes=2_000_000, portfolio=False, shorten=False)
+    assert won.result == WON and _replays(SA, 7, won.moves)
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
