@@ -253,7 +253,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     verdict under a node budget is the same on any machine); a winning line
     it returns settles it (unless ``every_problem``).
     """
-    verdicts: dict = {}  # settled problems (unknown too, when a table or path limit means it never will be)
+    verdicts: dict = {}  # settled problems (unknown too, when a full table that cannot forget means it never will be)
     most_home = 0  # the most cards home any search entered (with TRACK_HOME)
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
     slots = Slots(table_size, len(problems))
