@@ -232,10 +232,14 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
     winning most there)."""
     is_solver_row = solver_mask(df.player)
     w = winnability(df[is_solver_row]).set_index("game")
-    played = set(df.game[~is_solver_row])
+    # the solved games, then those only a player has played yet: no verdict (0 deals, no rate), but the player's
+    # wins bound winnability below
+    games = list(w.index) + sorted(set(df.game[~is_solver_row]) - set(w.index))
+    counts = ["deals", "won", "lost", "unknown"]
+    w = w.reindex(games).fillna({c: 0 for c in counts}).astype({c: int for c in counts})
     rows = []
-    # the solved games, then those only a player has played yet: no verdict, but the player's wins bound winnability below
-    for game in list(w.index) + sorted(played - set(w.index)):
+    for g in w.itertuples():  # (itertuples keeps each column's type)
+        game = g.Index
         solver = df[(df.game == game) & is_solver_row]
         heur = df[(df.game == game) & ~is_solver_row]
         label = (best or {}).get(game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
@@ -243,17 +247,14 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
         if len(solver):  # the player on the deals the solver settled too
             p = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
         lo, hi = wilson(int(p.won.sum()), len(p))
-        g = w.loc[game] if game in w.index else None
         anchor = ANCHORS.get(game)
-        rows.append({"game": game, "deals": 0 if g is None else g.deals, "won": 0 if g is None else g.won,
-                     "lost": 0 if g is None else g.lost, "unknown": 0 if g is None else g.unknown,
-                     "rate": np.nan if g is None else g.rate, "ci_low": np.nan if g is None else g.ci_low,
-                     "ci_high": np.nan if g is None else g.ci_high,
+        rows.append({"game": game, "deals": g.deals, "won": g.won, "lost": g.lost, "unknown": g.unknown,
+                     "rate": g.rate, "ci_low": g.ci_low, "ci_high": g.ci_high,
                      "cpu_s_mean": solver.cpu_us.mean() / 1e6 if len(solver) else np.nan,
                      "player": label, "player_deals": len(p), "player_rate": p.won.mean() if len(p) else np.nan,
                      "player_ci_low": lo, "player_ci_high": hi,
                      "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
-                     "anchor_inside": None if anchor is None or g is None else bool(g.ci_low <= anchor[1] <= g.ci_high)})
+                     "anchor_inside": None if anchor is None or not g.deals else bool(g.ci_low <= anchor[1] <= g.ci_high)})
     return pd.DataFrame(rows)
 
 
