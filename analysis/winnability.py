@@ -213,6 +213,9 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
     more than ``b`` seconds or stayed unknown. Budgets above the CPU the
     cheapest unknown was given are left out (the rows cannot tell); a run
     with no unknown settles every deal within any budget above its slowest.
+    Beside them, the run's own cap: its unknown share (``at the cap``) and
+    its mean CPU per deal (``cpu_s_mean``), the two figures a published
+    solver's effort is stated by.
     """
     out = []
     for (game, player), g in df[solver_mask(df.player)].groupby(["game", "player"], observed=True, sort=False):
@@ -222,6 +225,8 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
         row = {"game": game, "player": player, "deals": len(g)}
         for b in budgets:
             row[f"{b:g} s"] = float(((s > b) | unknown).mean()) if b <= own * 1.0001 else np.nan
+        row["at the cap"] = float(unknown.mean())
+        row["cpu_s_mean"] = float(s.mean())
         out.append(row)
     return pd.DataFrame(out)
 

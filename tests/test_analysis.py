@@ -268,6 +268,8 @@ def test_unknowns_against_budget_are_read_off_the_rows():
     assert [sa["1 s"], sa["5 s"], sa["10 s"], sa["30 s"]] == [0.75, 0.5, 0.5, 0.25]
     assert np.isnan(sa["60 s"])  # beyond the 40 s the unknown was given: the rows cannot tell
     assert [bc["1 s"], bc["5 s"], bc["10 s"], bc["60 s"]] == [0.5, 0.5, 0.0, 0.0]  # no unknown: settled past its slowest
+    assert sa["at the cap"] == 0.25 and bc["at the cap"] == 0.0  # the run's own budget: its unknowns
+    assert sa["cpu_s_mean"] == pytest.approx(63.5 / 4) and bc["cpu_s_mean"] == pytest.approx(3.75)
 
 
 def test_effort_keeps_two_solver_modes_of_one_game_apart():

@@ -510,10 +510,12 @@ def section_effort(r: Report) -> None:
                                "CPU s mean": [f"{x:.3f}" for x in e.cpu_s_mean], "median": [f"{x:.3f}" for x in e.cpu_s_median],
                                "p90": [f"{x:.2f}" for x in e.cpu_s_p90], "max": [f"{x:.1f}" for x in e.cpu_s_max]}), "effort", left=3)
     u = winnability.unknown_by_budget(r.solver)
-    cols = [c for c in u.columns if c.endswith(" s")]
+    cols = [c for c in u.columns if c.endswith(" s")] + ["at the cap"]
     r.page.p("Share of deals not settled within a budget of CPU seconds (read off the rows: the deals that took longer, "
-             "and those left unknown):")
-    r.page.table(u.assign(game=[name(g) for g in u.game]), "unknown_by_budget", formats={c: (lambda v: pct(v, 2)) for c in cols}, left=2)
+             "and those left unknown), at the run's own cap, and its mean CPU per deal:")
+    formats = {c: (lambda v: pct(v, 2)) for c in cols} | {"CPU s a deal": lambda v: f"{v:.2f}"}
+    r.page.table(u.assign(game=[name(g) for g in u.game]).rename(columns={"cpu_s_mean": "CPU s a deal"}),
+                 "unknown_by_budget", formats=formats, left=2)
     r.page.figure(plots.unknown_by_budget(u), "unknown_by_budget", "The solver's unsettled share against its budget")
 
 
