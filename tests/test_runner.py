@@ -140,6 +140,28 @@ def test_a_different_experiment_is_refused_and_nothing_is_touched(tmp_path):
     assert summary.deals_played == 0 and summary.deals_already == summary.deals_total
 
 
+def test_rows_played_before_a_parameter_existed_resume_with_it_at_its_default(tmp_path):
+    """A player that gains a parameter (the solver's ``dead_end``) still resumes its older datasets, whose rows the
+    default plays the same; the parameter set otherwise is another experiment."""
+    import json
+
+    out = tmp_path / "run"
+    run(small(deals=10), out, jobs=1)
+    manifest = json.loads((out / MANIFEST).read_text())
+    players = manifest["experiment"]["players"]
+    label = "greedy"
+    defaults = {q.name: q.default for q in parse_player(label).spec.all_params}
+    added = next(k for k, v in players[label].items() if v == defaults[k])  # as if the manifest predated it
+    del players[label][added]
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    summary = run(small(deals=20), out, jobs=1)
+    assert summary.deals_already == summary.deals_total // 2
+    players[label][added] = "not its default"
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(ExperimentError, match="different experiment.*players"):
+        run(small(deals=20), out, jobs=1)
+
+
 def test_an_experiment_grows_by_deals_players_and_games_without_playing_a_deal_twice(tmp_path, reference):
     """More deals (with a partial last chunk before), another player, another chunk size: only the new games
     are played, and the rows are those of one fresh run."""

@@ -17,10 +17,12 @@ import pytest
 
 from sim.core import reference
 from sim.core.game import Game
-from sim.core.moves import Move
+from sim.core.moves import FOUNDATION, MAX_MOVES, Move
 from sim.core.outcome import Result
-from sim.core.rules import GAMES
+from sim.core.rules import GAMES, MAX_PILES
+from sim.kernels import deadend as Q
 from sim.kernels import engine as E
+from sim.kernels import layout as L
 from sim.kernels import search as K
 from sim.solver import fcsolve
 from sim.solver.answer import solve, solve_deal
@@ -228,7 +230,7 @@ def test_small_lost_deals_agree_with_exhaustive_reference_search(game, deal):
     assert solve_deal(game, 0, deal).result == LOST
 
 
-SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL, K.PRUNE_SAFE_DEEPER]
+SWITCHES = [K.PRUNE_SAFE_FOUNDATION, K.PRUNE_SAME_CARD, K.PRUNE_CANONICAL, K.PRUNE_SAFE_DEEPER, K.PRUNE_DEAD_END]
 
 
 @functools.lru_cache(maxsize=None)
@@ -238,14 +240,14 @@ def _switch_verdict(slug: str, deal: int, prune: int) -> str:
     return solve(game, game.deal(deal), prune=prune, budget_nodes=120_000, budget_seconds=10).result
 
 
-@pytest.mark.parametrize("switch", SWITCHES, ids=["safe-foundation", "same-card", "canonical", "safe-deeper"])
+@pytest.mark.parametrize("switch", SWITCHES, ids=["safe-foundation", "same-card", "canonical", "safe-deeper", "dead-end"])
 @pytest.mark.parametrize("game,deals", [(BC, range(100, 220)), (SA, range(100, 220)), (SC, range(100, 160))],
                          ids=["bc", "sa", "sc"])
 def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
     """300 deals per switch over the three games: every verdict both searches settle is the same.
 
     Each switch is flipped from the default: the three position-only rules
-    turned off, the same-card rule turned on (which also stops the rounds
+    turned off, the dead-end test and the same-card rule turned on (which also stops the rounds
     carrying proved-lost positions, so that is compared too). The budget
     spans three rounds, so most deals carry losses from round to round.
     """
@@ -257,6 +259,62 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
             assert on == off, f"deal {deal}: {on} with the rule, {off} without"
             compared += 1
     assert compared >= len(deals) // 3
+
+
+def _way_home_by_brute_force(game: Game, s: np.ndarray, most: int) -> str | None:
+    """Can a foundation move be reached from ``s`` by tableau moves? Every position searched as itself (no
+    quotient): "exit", "dead", or None past ``most`` positions."""
+    r = game.rules_array
+    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(E.SCRATCH_SIZE, np.int64)
+    seen, stack = {E.position_hash(s, r)}, [s.copy()]
+    while stack:
+        p = stack.pop()
+        acts = out[: E.legal_actions(p, r, out, scratch)].copy()
+        if any(L.action_target(a) == FOUNDATION or L.action_source(a) >= MAX_PILES for a in acts):
+            return "exit"
+        for a in acts:
+            child = p.copy()
+            E.apply(child, r, int(a))
+            h = E.position_hash(child, r)
+            if h not in seen:
+                seen.add(h)
+                stack.append(child)
+                if len(seen) > most:
+                    return None
+    return "dead"
+
+
+@pytest.mark.parametrize("game", [SA, BC], ids=lambda g: g.rules.slug)
+def test_the_dead_end_test_agrees_with_a_search_of_every_position(game):
+    """Rule 5's quotient (cards by rank, but for those the foundations take next) is exact: on positions met
+    in random play just after a card went home, it finds a way home exactly when a search of the positions
+    themselves does, and leaves the position as it was."""
+    rng = np.random.default_rng(5)
+    r = game.rules_array
+    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(E.SCRATCH_SIZE, np.int64)
+    qt, qctx = np.zeros((1 << 16, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64)
+    qpath, qkids = np.zeros((20_001, Q.QPATH_COLUMNS), np.int64), np.zeros(20_000 * Q.KIDS_PER_LEVEL, np.int16)
+    seen = {"exit": 0, "dead": 0}
+    for deal in range(60):
+        s = game.deal(deal).array.copy()
+        for _ in range(400):
+            n = E.legal_actions(s, r, out, scratch)
+            if n == 0:
+                break
+            a = int(out[rng.integers(n)])
+            E.apply(s, r, a)
+            if L.action_target(a) != FOUNDATION or not Q.applies(s, r) or L.is_won(s):
+                continue
+            truth = _way_home_by_brute_force(game, s, 3000)
+            if truth is None:
+                continue
+            qt[:] = 0  # each test on its own: what the table remembers is checked by the verdicts above
+            before = s.copy()
+            got = Q.no_way_home(s, r, qt, qctx, qpath, qkids, 20_000)
+            assert (s == before).all()
+            assert {Q.EXIT: "exit", Q.DEAD_END: "dead"}[got] == truth, f"deal {deal}"
+            seen[truth] += 1
+    assert seen["exit"] >= 30 and seen["dead"] >= 10, seen
 
 
 def _dead(search: Search) -> int:
@@ -544,6 +602,18 @@ def test_cli_solve_json_and_board(tmp_path):
     board.write_text(BC.deal(3).board_text())
     again = json.loads(castle("solve", "bc", "--board", str(board), "--json").stdout)
     assert again["result"] == WON
+
+
+def test_cli_and_player_pass_the_dead_end_rule_on():
+    """``--dead-end`` (and the solver player's ``dead_end=1``) reach the search: Streets and Alleys deal 200 is
+    proved lost either way, in fewer positions with the rule (its layers without a way home are cut at once)."""
+    rows = [json.loads(castle("solve", "sa", "200", "--json", *flag).stdout) for flag in ((), ("--dead-end",))]
+    assert [r["result"] for r in rows] == [LOST, LOST]
+    assert rows[1]["nodes"] < rows[0]["nodes"]
+    from sim.solver.player import play_deal
+
+    record = play_deal(SA.deal(200), 0, 200, 1_000_000, 20.0, 1 << 22, 0, 1000, dead_end=1)
+    assert record.result == LOST and record.extra["nodes"] == rows[1]["nodes"]
 
 
 def test_cli_bases():

@@ -31,6 +31,7 @@ def solve_cmd(
     shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
     portfolio: bool = typer.Option(True, "--portfolio/--no-portfolio", help="give a deal unsettled after a million positions to the strongest beam once"),
     most_home: bool = typer.Option(False, "--most-home", help="also the most cards home of any reachable position (no pruning: slower)"),
+    dead_end: bool = typer.Option(False, "--dead-end", help="prove at once that a position from which no card can ever go home is lost (pruning rule 5; off while it is measured)"),
     jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
     as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:
@@ -55,7 +56,7 @@ def solve_cmd(
         raise UserError(f"--bases needs a game whose shared base is still to choose ({g.rules.slug} here)")
     work = partial(_solve, g.rules.full_slug, seed, dict(budget_nodes=budget_nodes, budget_seconds=budget_seconds,
                                                     table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio,
-                                                    most_home=most_home))
+                                                    most_home=most_home, dead_end=dead_end))
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
         return

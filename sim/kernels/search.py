@@ -18,9 +18,10 @@ from numba import njit
 from ..core.moves import FOUNDATION, MAX_MOVES, N_ACTIONS, N_SOURCES, N_TARGETS
 from ..core.outcome import LOST, WON
 from ..core.rules import MAX_PILES
+from . import deadend as Q
 from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, legal_actions, pile_keys, position_key, undo_keyed
 from .layout import (
-    CAP, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_SEQ, R_TWRAP, S_BASE, S_CARDS,
+    CAP, action_target, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_SEQ, R_TWRAP, S_BASE, S_CARDS,
     S_FOUND, S_HEIGHT, action_count, action_source, is_won, token_action, token_card, top,
 )
 
@@ -34,6 +35,9 @@ TRACK_HOME = 32  #: not a pruning rule: keep the most cards home among the posit
 #: not a pruning rule, and not read by the kernel: a table that cannot grow forgets its cheapest proved
 #: losses (:func:`forget`) instead of stopping the search (``sim.solver.rounds.Search.run``)
 FORGET_LOST = 64
+#: after a card goes home, prove the position lost if no card can ever go home again (:mod:`.deadend`); off by
+#: default while it is measured
+PRUNE_DEAD_END = 128
 PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
 #: the default: every rule that depends on the position only, so completed components are proved lost
 PRUNE_DEFAULT = PRUNE_SAFE_FOUNDATION | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO | FORGET_LOST
@@ -387,7 +391,8 @@ def _open(tt, comp, scc, slot, d, top, index, epoch):
 
 
 @njit(cache=True)
-def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, max_nodes, max_stored, prune):
+def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, max_nodes, max_stored, prune,
+           qt, qctx, qpath, qkids):
     """Run (or resume) the depth-first search until won, lost, or a limit.
 
     ``kids`` is one flat stack of the children of every position on the path
@@ -395,6 +400,9 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
     ``kid_i[d]``). ``s`` is the live position (left at the end of the path when won);
     ``tokens[:ctx[C_DEPTH]]`` are the undo tokens of the path. ``max_nodes``
     is the node count at which to pause; ``max_stored`` the table's load limit.
+    With ``PRUNE_DEAD_END``, ``qt``, ``qctx``, ``qpath`` and ``qkids`` are
+    the dead-end test's table, counters and work arrays (:mod:`.deadend`);
+    the quotient states it enters count as nodes.
 
     Unless ``prune`` has the path-dependent ``PRUNE_SAME_CARD``, the search
     also runs Tarjan's strongly connected components: the table's value
@@ -413,6 +421,8 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
         prune &= ~PRUNE_SAME_CARD
     skip_undo = (prune & PRUNE_SKIP_UNDO) != 0
     track_home = (prune & TRACK_HOME) != 0
+    dead_end = (prune & PRUNE_DEAD_END) != 0 and qpath.shape[0] > 1
+    q_budget = qpath.shape[0] - 1
     max_depth = kid_n.shape[0] - 1
     max_off = kids.shape[0] - (N_ACTIONS if r[R_SEQ] == 0 else MAX_KIDS)
     track = (prune & PRUNE_SAME_CARD) == 0
@@ -495,6 +505,19 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
             # else: left open by an earlier round: search it again
         else:
             stored += 1
+        if dead_end and action_target(a) == FOUNDATION and Q.applies(s, r):
+            if qctx[Q.Q_STORED] + q_budget > qt.shape[0] * 7 // 10:  # no room for another test: start its table again
+                qt[:] = 0
+                qctx[Q.Q_STORED] = 0
+            before = qctx[Q.Q_STATES]
+            budget = min(q_budget, max(max_nodes - nodes, Q.LEAST_BUDGET))  # a test may overrun the call's budget only a little
+            if Q.no_way_home(s, r, qt, qctx, qpath, qkids, budget) == Q.DEAD_END:
+                tt[slot, 1] = DEAD | np.uint64(1)  # no card will go home again: lost (pruning.md rule 5)
+                nodes += 1 + qctx[Q.Q_STATES] - before
+                undo_keyed(s, r, ph, tok)
+                _moved(s, loc, tok, True)
+                continue
+            nodes += qctx[Q.Q_STATES] - before
         nodes += 1
         if track_home and cards_home(s) > most_home:
             most_home = cards_home(s)

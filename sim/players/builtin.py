@@ -141,6 +141,7 @@ SOLVER = PlayerSpec(
         Param("bases", 0, "1: solve each base rank of Selective Castle (bases_won, bases_unknown columns)", lo=0, hi=1),
         Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once (its wins replayed)", lo=0, hi=1),
         Param("most_home", 0, "1: also the most cards home of any reachable position (most_home column; no pruning, no portfolio)", lo=0, hi=1),
+        Param("dead_end", 0, "1: a position from which no card can ever go home again is proved lost at once (pruning rule 5)", lo=0, hi=1),
     ),
     play_deal="sim.solver.player:play_deal",
     version=2,

@@ -96,6 +96,7 @@ def solve(
     progress=None,
     portfolio: bool = True,
     most_home: bool = False,
+    dead_end: bool = False,
 ) -> SolveResult:
     """Solve one position: ``won`` with a replayed move list, ``lost`` (proved) or ``unknown``.
 
@@ -118,7 +119,9 @@ def solve(
     ``most_home`` also finds the most cards any reachable position has home
     (exact for a deal proved lost, a lower bound when unknown, 52 when won):
     every pruning rule and the portfolio are off, so the search sees every
-    position it can reach.
+    position it can reach. ``dead_end`` adds pruning rule 5 (``PRUNE_DEAD_END``:
+    a position from which no card can ever go home again is lost; off by
+    default while it is measured).
     """
     game = Game(game) if isinstance(game, str) else game
     state = state_or_position if isinstance(state_or_position, State) else State.from_position(game.rules, state_or_position)
@@ -128,6 +131,8 @@ def solve(
         raise ValueError(problem)
     if bases and not base_to_choose(game.rules, s):
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
+    if dead_end:
+        prune |= K.PRUNE_DEAD_END
     if most_home:
         prune, portfolio = K.TRACK_HOME | K.FORGET_LOST, False
     if game.rules.sequence_moves != SequenceMoves.ONE_CARD:

@@ -18,11 +18,13 @@ from .answer import base_to_choose, solve
 
 
 def play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float,
-              table_size: int, bases: int, max_moves: int, portfolio: int = 1, most_home: int = 0) -> GameRecord:
+              table_size: int, bases: int, max_moves: int, portfolio: int = 1, most_home: int = 0,
+              dead_end: int = 0) -> GameRecord:
     """Solve ``state``; the record of the solution replayed (positions, empty piles, base), with the verdict as result."""
     per_base = bool(bases) and base_to_choose(state.rules, state.array)
     res = solve(Game(state.rules), state, budget_nodes=budget_nodes, budget_seconds=budget_seconds,
-                table_size=table_size, bases=per_base, portfolio=bool(portfolio), most_home=bool(most_home))
+                table_size=table_size, bases=per_base, portfolio=bool(portfolio), most_home=bool(most_home),
+                dead_end=bool(dead_end))
     extra: dict[str, Any] = {"nodes": int(res.nodes)}
     if res.most_home is not None:
         extra["most_home"] = res.most_home

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.moves import Move
 from ..core.outcome import LOST, WON, Result
+from ..kernels import deadend as Q
 from ..kernels import layout as L
 from ..kernels import search as K
 
@@ -35,6 +36,9 @@ REHASH_SECONDS_PER_SLOT = 3e-7
 #: means the same search effort on an idle machine and on one running more
 #: solvers than it has cores (a batch study, a busy cluster node).
 clock = time.process_time
+
+DEAD_END_SLOTS = 1 << 22  #: the dead-end test's table (64 MB; emptied when full: it only remembers)
+DEAD_END_BUDGET = 1 << 20  #: quotient states one dead-end test may enter before it gives up
 
 
 class Slots:
@@ -103,6 +107,12 @@ class Search:
         self.ctx[K.C_STATUS] = K.RUNNING
         self.prune = prune
         self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
+        # the dead-end test's table, counters and work arrays (PRUNE_DEAD_END; kept across rounds: what it proved stands)
+        test = (prune & K.PRUNE_DEAD_END) != 0
+        self.qt = np.zeros((DEAD_END_SLOTS if test else 1, 2), np.uint64)
+        self.qctx = np.zeros(Q.QCTX_SIZE, np.int64)
+        self.qpath = np.zeros((DEAD_END_BUDGET + 1 if test else 1, Q.QPATH_COLUMNS), np.int64)
+        self.qkids = np.zeros(DEAD_END_BUDGET * Q.KIDS_PER_LEVEL if test else 1, np.int16)
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
@@ -149,7 +159,7 @@ class Search:
             status = int(
                 K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n,
                          self.kid_i, self.tokens, self.comp, self.scc, self.ctx, pause_at,
-                         int(self.table.shape[0] * LOAD_LIMIT), self.prune)
+                         int(self.table.shape[0] * LOAD_LIMIT), self.prune, self.qt, self.qctx, self.qpath, self.qkids)
             )
             size = self.table.shape[0]
             if status == K.TABLE_FULL and 2 * size <= self.slots.limit:

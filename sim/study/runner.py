@@ -233,12 +233,14 @@ def read_manifest(out: Path) -> dict | None:
     return manifest
 
 
-def _conflict(held: dict, new: dict) -> str | None:
+def _conflict(held: dict, new: dict, defaults: dict[str, dict]) -> str | None:
     """What makes ``new`` rows incompatible with the rows ``held`` describes, or None.
 
     A dataset may grow (more deals, games, players) as long as every row it
     holds would be played the same: same seed and engine, and each game and
-    player it already has at the same version and parameters.
+    player it already has at the same version and parameters. A parameter
+    a player gained after the rows were played, at its default (``defaults``:
+    label -> parameter -> default), plays them as before.
     """
     for key in ("seed", "engine_version"):
         if held.get(key) != new[key]:
@@ -246,6 +248,8 @@ def _conflict(held: dict, new: dict) -> str | None:
     for section in ("games", "players", "player_versions"):
         have = held.get(section) or {}
         for name, value in new[section].items():
+            if section == "players" and name in have:
+                value = {k: v for k, v in value.items() if k in have[name] or v != defaults[name].get(k)}
             if name in have and have[name] != value:
                 return f"{section} ({name})"
     return None
@@ -274,7 +278,7 @@ def prepare(exp: Experiment, out: Path) -> dict:
         }
     else:
         held = manifest["experiment"]
-        problem = _conflict(held, identity)
+        problem = _conflict(held, identity, {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
         if problem:
             raise ExperimentError(
                 f"{out} holds a different experiment ({held.get('name')!r}; differs in {problem}); "
