@@ -24,6 +24,7 @@ from sim.kernels import deadend as Q
 from sim.kernels import engine as E
 from sim.kernels import layout as L
 from sim.kernels import search as K
+from sim.kernels.table import table_slot
 from sim.solver import fcsolve
 from sim.solver.answer import solve, solve_deal
 from sim.solver.rounds import Search, Slots, clock, run_until
@@ -416,7 +417,7 @@ def test_forgetting_keeps_what_is_open_and_forgets_the_cheapest_losses():
     assert all(before[k] == v for k, v in after.items())  # nothing changed value
     assert [int(table[search.scc[j], 0]) for j in range(top)] == open_keys  # re-pointed
     for k in after:  # every key kept is found by probing from its home
-        slot = K._tt_slot(table, np.uint64(k))
+        slot = table_slot(table, np.uint64(k))
         assert slot < 0 and int(table[-1 - slot, 0]) == k
     gone = before.keys() - after.keys()
     stale = {k for k in gone if before[k] < K.DEAD}

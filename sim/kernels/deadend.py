@@ -27,6 +27,7 @@ from ..core.rules import MAX_PILES
 from .engine import SCRATCH_SIZE, apply, foundations_key, legal_actions, undo
 from .rng import mix
 from .layout import CAP, R_NPILES, R_NTAB, R_RANK_FIT, R_SEQ, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, action_source, action_target
+from .table import table_slot
 
 #: a card known by its rank only, by depth in its pile (the needed cards keep the engine's own keys)
 Z_RANK = np.random.default_rng(0x51C4E).integers(1, 2**63, size=(CAP, 13), dtype=np.int64).astype(np.uint64)
@@ -83,23 +84,6 @@ def quotient_key(s, r):
 
 
 @njit(cache=True, inline="always")
-def _q_slot(qt, key):
-    """Insert ``key``; its slot if new, ``-1 - slot`` if there (linear probing; key 0 marks a free slot)."""
-    if key == np.uint64(0):
-        key = np.uint64(1)
-    mask = np.uint64(qt.shape[0] - 1)
-    i = key & mask
-    while True:
-        k = qt[i, 0]
-        if k == key:
-            return -1 - np.int64(i)
-        if k == np.uint64(0):
-            qt[i, 0] = key
-            return np.int64(i)
-        i = (i + np.uint64(1)) & mask
-
-
-@njit(cache=True, inline="always")
 def _leaves(s, r, acts, n):
     """Does one of these moves touch a foundation (a card going home, or coming back)?"""
     for j in range(n):
@@ -131,7 +115,7 @@ def no_way_home(s, r, qt, qctx, qpath, qkids, budget):
     out = np.empty(MAX_MOVES, np.int64)
     scratch = np.empty(SCRATCH_SIZE, np.int64)
     max_off = qkids.shape[0] - MAX_MOVES
-    slot = _q_slot(qt, quotient_key(s, r))
+    slot = table_slot(qt, quotient_key(s, r))
     if slot < 0:
         v = qt[-1 - slot, 1]
         if v == Q_DEAD:
@@ -166,7 +150,7 @@ def no_way_home(s, r, qt, qctx, qpath, qkids, budget):
         a = qkids[qpath[d, P_OFF] + qpath[d, P_I]]
         qpath[d, P_I] += 1
         tok = apply(s, r, a)
-        slot = _q_slot(qt, quotient_key(s, r))
+        slot = table_slot(qt, quotient_key(s, r))
         if slot < 0:
             v = qt[-1 - slot, 1]
             if v == Q_LIVE:

@@ -24,6 +24,7 @@ from .layout import (
     CAP, action_target, cards_home, R_FOUND_TO_TAB, R_NPILES, R_NTAB, R_ONE_AT_A_TIME, R_RANK_FIT, R_SEQ, R_TWRAP, S_BASE, S_CARDS,
     S_FOUND, S_HEIGHT, action_count, action_source, is_won, token_action, token_card, top,
 )
+from .table import table_slot
 
 # pruning switches (bits of ``prune``)
 PRUNE_SAFE_FOUNDATION = 1  #: play a provably safe foundation move as the only child
@@ -78,23 +79,6 @@ MAX_KIDS = MAX_MOVES  #: no position has more legal moves (the one-card games: n
 # --------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def _tt_slot(tt, key):
-    """Insert ``key``; its slot if it was new, ``-1 - slot`` if it was there. Linear probing, key 0 marks a free slot."""
-    if key == np.uint64(0):
-        key = np.uint64(1)
-    mask = np.uint64(tt.shape[0] - 1)
-    i = key & mask
-    while True:
-        k = tt[i, 0]
-        if k == key:
-            return -1 - np.int64(i)
-        if k == np.uint64(0):
-            tt[i, 0] = key
-            return np.int64(i)
-        i = (i + np.uint64(1)) & mask
-
-
 @njit(cache=True)
 def forget(tt, scc, top, epoch, frees):
     """Make room in a full table: forget its cheapest proved losses and every earlier round's open position.
@@ -146,10 +130,10 @@ def forget(tt, scc, top, epoch, frees):
         tt[i, 1] = np.uint64(0)
         if (v >= DEAD and (v & ~DEAD) <= limit) or (v < DEAD and (v & ~INDEX_MASK) != epoch):
             continue
-        tt[_tt_slot(tt, key), 1] = v
+        tt[table_slot(tt, key), 1] = v
         used += 1
     for j in range(top):
-        scc[j] = -1 - _tt_slot(tt, keys[j])
+        scc[j] = -1 - table_slot(tt, keys[j])
     return used
 
 
@@ -158,9 +142,9 @@ def rehash(old, new, scc, top):
     """Move every slot of table ``old`` into the larger empty table ``new``; re-point ``scc[:top]``."""
     for i in range(old.shape[0]):
         if old[i, 0] != np.uint64(0):
-            new[_tt_slot(new, old[i, 0]), 1] = old[i, 1]
+            new[table_slot(new, old[i, 0]), 1] = old[i, 1]
     for j in range(top):
-        scc[j] = -1 - _tt_slot(new, old[scc[j], 0])
+        scc[j] = -1 - table_slot(new, old[scc[j], 0])
 
 
 # --------------------------------------------------------------------------
@@ -490,7 +474,7 @@ def search(s, r, ph, tt, kids, kid_off, kid_n, kid_i, tokens, comp, scc, ctx, ma
             kid_i[d] -= 1
             status = TABLE_FULL
             break
-        slot = _tt_slot(tt, position_key(ph, s))
+        slot = table_slot(tt, position_key(ph, s))
         if slot < 0:
             slot = -1 - slot
             seen = tt[slot, 1]
@@ -561,7 +545,7 @@ def _start(s, r, ph, tt, kids, kid_off, kid_n, kid_i, comp, scc, ctx, prune, tra
     if is_won(s):
         ctx[C_STATUS] = WON
         return WON
-    slot = _tt_slot(tt, position_key(ph, s))
+    slot = table_slot(tt, position_key(ph, s))
     if slot < 0:
         slot = -1 - slot
         if not track or tt[slot, 1] >= DEAD:  # the start itself is known to be lost
