@@ -59,6 +59,7 @@ class Slots:
         self.used = 0
         # each search's first table: small enough that all of them fit in the limit together
         self.first = max(min(self.FIRST, 1 << ((limit // max(n_searches, 1)).bit_length() - 1)), self.SMALLEST)
+        self._dead_end = None  # the dead-end test's arrays, made when a search first wants them
 
     @property
     def max_depth(self) -> int:
@@ -71,6 +72,19 @@ class Slots:
         deals need a path of tens of millions of moves.
         """
         return max(FIRST_DEPTH, self.limit // 4)
+
+    def dead_end_arrays(self, wanted: bool) -> tuple:
+        """The dead-end test's table, counters and work arrays (``PRUNE_DEAD_END``), one set for all the call's
+        searches (they run one at a time; the quotient's key holds the foundations and bases, so what one
+        search proved dead stands for the others): about 140 MB once, not once per base. Tiny when not wanted."""
+        if not wanted:
+            return (np.zeros((1, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64),
+                    np.zeros((1, Q.QPATH_COLUMNS), np.int64), np.zeros(1, np.int16))
+        if self._dead_end is None:
+            self._dead_end = (np.zeros((DEAD_END_SLOTS, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64),
+                              np.zeros((DEAD_END_BUDGET + 1, Q.QPATH_COLUMNS), np.int64),
+                              np.zeros(DEAD_END_BUDGET * Q.KIDS_PER_LEVEL, np.int16))
+        return self._dead_end
 
     def take(self, n: int) -> bool:
         """Hand out ``n`` more slots if the limit allows."""
@@ -107,12 +121,7 @@ class Search:
         self.ctx[K.C_STATUS] = K.RUNNING
         self.prune = prune
         self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
-        # the dead-end test's table, counters and work arrays (PRUNE_DEAD_END; kept across rounds: what it proved stands)
-        test = (prune & K.PRUNE_DEAD_END) != 0
-        self.qt = np.zeros((DEAD_END_SLOTS if test else 1, 2), np.uint64)
-        self.qctx = np.zeros(Q.QCTX_SIZE, np.int64)
-        self.qpath = np.zeros((DEAD_END_BUDGET + 1 if test else 1, Q.QPATH_COLUMNS), np.int64)
-        self.qkids = np.zeros(DEAD_END_BUDGET * Q.KIDS_PER_LEVEL if test else 1, np.int16)
+        self.qt, self.qctx, self.qpath, self.qkids = slots.dead_end_arrays((prune & K.PRUNE_DEAD_END) != 0)
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
