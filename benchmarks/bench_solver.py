@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pysol", action="store_true", help="PySol FC's deal numbers (pysol:N) instead of seeded deals")
     ap.add_argument("--cap", type=float, default=60.0, help="seconds per board for each solver")
     ap.add_argument("--csv", help="write per-deal rows here")
+    ap.add_argument("--dead-end", action="store_true", help="ours with pruning rule 5, no way home (castle solve --dead-end)")
     ap.add_argument("--through-cli", action="store_true",
                     help="also time ours as a user meets it: one `castle solve --board DIR --json` process for all boards")
     ap.add_argument("--jobs", type=int, default=1, help="with --through-cli: the command's --jobs (1: one solver, as fc-solve)")
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         state = game.deal(f"pysol:{deal}" if args.pysol else deal, args.seed)
         fc = fcsolve.run(state, timeout=args.cap)
         start = time.perf_counter()  # wall time for both, as fc-solve's is
-        ours = solve(game, state, budget_nodes=DEFAULT_BUDGET_NODES * 100, budget_seconds=args.cap)
+        ours = solve(game, state, budget_nodes=DEFAULT_BUDGET_NODES * 100, budget_seconds=args.cap, dead_end=args.dead_end)
         wall = time.perf_counter() - start
         rows.append(dict(deal=deal, fc=fc.result, fc_seconds=fc.seconds, fc_states=fc.states or 0,
                          ours=ours.result, ours_seconds=wall, ours_nodes=ours.nodes))
@@ -104,6 +105,7 @@ def through_cli(game: Game, rows: list[dict], args) -> tuple[float, dict[int, st
             (Path(folder) / f"deal-{r['deal']:06d}.txt").write_text(game.deal(deal, args.seed).board_text())
         cmd = [sys.executable, "-c", "from sim.cli import main; main()", "solve", game.rules.slug, "--board", folder,
                "--json", "--budget-seconds", str(args.cap), "--budget-nodes", str(DEFAULT_BUDGET_NODES * 100), "--jobs", str(args.jobs)]
+        cmd += ["--dead-end"] if args.dead_end else []
         start = time.perf_counter()
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
         seconds = time.perf_counter() - start
