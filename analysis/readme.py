@@ -121,6 +121,31 @@ def family_table(df: pd.DataFrame) -> str:
     }))
 
 
+EFFORT_BUDGETS = (5, 10, 30, 60)  #: CPU seconds at which the effort table reads the unsettled share
+EFFORT_DEALS = (1, 2000)  #: the deals (seed 0) the solver's effort is measured on, first and last
+
+
+def effort_table(df: pd.DataFrame) -> str:
+    """The solver's unknown share against its budget on deals 1-2,000 of the two games Solvitaire measured,
+    for every solver run that played them all, beside Solvitaire's rate and mean CPU a deal."""
+    first, last = EFFORT_DEALS
+    rows = []
+    for game in (STREETS, BELEAGUERED):
+        g = df[(df.game == game) & stats.solver_mask(df.player) & (df.seed == 0) & df.deal.between(first, last)]
+        for label, runs in g.groupby("player", observed=True):
+            if len(runs) < last - first + 1:
+                continue  # a run still part-way, or not on these deals
+            u = winnability.unknown_by_budget(runs, budgets=EFFORT_BUDGETS).iloc[0]
+            rows.append({"game": name(game), "run": f"`{label}`", "deals": f"{len(runs):,}",
+                         **{f"{b} s": "" if pd.isna(u[f"{b} s"]) else _pct(u[f"{b} s"]) for b in EFFORT_BUDGETS},
+                         "at its cap": f"{_pct(u['at the cap'])} ({int(round(u['at the cap'] * len(runs)))})",
+                         "CPU s a deal": f"{u.cpu_s_mean:.2f}"})
+        rate, mean = winnability.PUBLISHED_EFFORT[game]
+        rows.append({"game": name(game), "run": "Solvitaire (2,000,000 deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},
+                     "at its cap": f"{rate:.3f}%", "CPU s a deal": f"{mean:.1f}"})
+    return _md(pd.DataFrame(rows), right=2)
+
+
 def dialects_table(df: pd.DataFrame) -> str:
     d = winnability.dialects(df)
     if d.empty:
@@ -167,6 +192,8 @@ def results(data: Path) -> str:
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
              ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
              family_table(df), "",
+             "The solver's own effort, on seed 0's deals 1-2,000 (CPU seconds; the share of deals not settled within "
+             "each budget, read off the rows; `dead_end=1` is pruning rule 5):", "", effort_table(df), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
              "sequence moves in Selective Castle only add moves):", "", dialects_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]

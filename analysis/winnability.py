@@ -22,6 +22,8 @@ from .stats import newcombe_paired, paired, rate_interval, solver_mask, wilson, 
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
+#: Solvitaire's effort on the same games (2,000,000 deals each): its unknown share in %, and its mean CPU seconds a deal
+PUBLISHED_EFFORT = {BELEAGUERED: (0.068, 4.9), STREETS: (0.232, 29.0)}
 #: the other published figures of the family (``shared/ANCHORS.md``): what they say, and the share they give
 ANCHORS = {
     "fortress": ("Wolter, depth-first search on Politaire deals: 202,396 of 1,000,000", 0.202396),

@@ -52,3 +52,21 @@ def test_the_answer_comes_first_and_follows_the_paired_interval(tmp_path):
     first = block.split("\n\n")[1]
     assert first.startswith("**The answer:**") and "Selective Castle is **easier**" in first  # 75% against 50% by construction
     assert "no deal won in Streets and Alleys is lost in Selective Castle" in first
+
+
+def test_the_effort_table_reads_only_runs_that_played_every_one_of_its_deals():
+    """A run on all of deals 1-2,000 gets its row (unknown share by budget, at its cap, mean CPU); a run still
+    part-way gets none; Solvitaire's figures stand beside each game."""
+    import pandas as pd
+
+    deals = range(1, 2001)
+    full = pd.DataFrame({"game": "streets-and-alleys", "player": "solver:dead_end=1", "seed": 0, "deal": deals,
+                         "result": ["unknown" if d <= 4 else "won" if d % 2 else "lost" for d in deals],
+                         "cpu_us": [100e6 if d <= 4 else 20e6 if d <= 24 else 1e5 for d in deals]})
+    part = full.assign(player="solver:budget_nodes=1000").iloc[:1500]
+    table = readme.effort_table(pd.concat([full, part], ignore_index=True)).splitlines()
+    ours = next(line for line in table if "solver:dead_end=1" in line).split("|")
+    # 4 unknown and 20 deals of 20 s: unsettled within 10 s 1.20%, within 30 s 0.20%, at the cap 0.20% (4)
+    assert [c.strip() for c in ours[4:9]] == ["1.20%", "1.20%", "0.20%", "0.20%", "0.20% (4)"]
+    assert not any("budget_nodes=1000" in line for line in table)
+    assert sum("Solvitaire" in line for line in table) == 2 and "0.232%" in "\n".join(table)
