@@ -334,3 +334,19 @@ def test_the_experiments_table_counts_each_folders_games_and_cpu_before_shared_g
     assert t.loc["b", "planned"] == 600 and not t.loc["b", "finished"] and t.loc["a", "finished"]
     assert math.isclose(t.loc["b", "cpu_hours"], own.cpu_us.sum() / 1e6 / 3600)
     assert t.loc["b", "commits"] == "abcdef1, 0123456"
+
+
+def test_replays_pick_a_deal_two_solver_runs_played():
+    """The study solves Streets and Alleys' first deals twice (its run, and the effort measure's): the replay
+    section picks from the cheapest run of each deal instead of failing on the repeated deal."""
+    from types import SimpleNamespace
+
+    from analysis.report.sections import _telling_deals
+
+    sa = pd.DataFrame({"game": "streets-and-alleys", "seed": 0, "deal": [1, 2], "result": "lost", "cpu_us": [5e5, 9e5]})
+    solver = pd.concat([sa.assign(player="solver"), sa.assign(player="solver:dead_end=1", cpu_us=[4e5, 1e5]),
+                        pd.DataFrame({"game": "selective-castle", "seed": 0, "deal": [1, 2], "result": "won",
+                                      "cpu_us": [1e5, 1e5], "player": "solver"})], ignore_index=True)
+    r = SimpleNamespace(players=[], solver=solver, notes={"perfect_pairs": [("selective-castle", "streets-and-alleys", None)]})
+    picks = _telling_deals(r)
+    assert picks[0][1:3] == ("selective-castle", 2)  # 0.1 + 0.1 s: cheaper than deal 1's 0.1 + 0.4 s

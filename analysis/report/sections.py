@@ -547,8 +547,9 @@ def _telling_deals(r: Report) -> list[tuple[str, str, int, str]]:
     found = dict((a, pp) for a, b, pp in r.notes.get("perfect_pairs", []) if b == STREETS)
     solver = r.solver
     if SELECTIVE in found:
-        sa = solver[(solver.game == STREETS) & (solver.result == "lost")].set_index("deal").cpu_us
-        sc = solver[(solver.game == SELECTIVE) & (solver.result == "won")].set_index("deal").cpu_us
+        # per deal its cheapest run (two solver runs may have played it: the study's, and the effort measure's)
+        sa = solver[(solver.game == STREETS) & (solver.result == "lost")].groupby("deal").cpu_us.min()
+        sc = solver[(solver.game == SELECTIVE) & (solver.result == "won")].groupby("deal").cpu_us.min()
         both = (sa.reindex(sc.index) + sc).dropna().sort_values()
         if len(both):
             deal = int(both.index[0])
