@@ -31,7 +31,7 @@ def solve_cmd(
     shorten: bool = typer.Option(True, "--shorten/--no-shorten", help="shortcut the winning line (it stays a replayed win)"),
     portfolio: bool = typer.Option(True, "--portfolio/--no-portfolio", help="give a deal unsettled after a million positions to the strongest beam once"),
     most_home: bool = typer.Option(False, "--most-home", help="also the most cards home of any reachable position (no pruning: slower)"),
-    dead_end: bool = typer.Option(False, "--dead-end", help="prove at once that a position from which no card can ever go home is lost (pruning rule 5; off while it is measured)"),
+    dead_end: bool = typer.Option(False, "--dead-end", help="prove at once that a position from which no card can ever go home is lost (pruning rule 5: fewer unknowns on hard deals)"),
     jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
     as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
 ) -> None:

@@ -37,7 +37,7 @@ TRACK_HOME = 32  #: not a pruning rule: keep the most cards home among the posit
 #: losses (:func:`forget`) instead of stopping the search (``sim.solver.rounds.Search.run``)
 FORGET_LOST = 64
 #: after a card goes home, prove the position lost if no card can ever go home again (:mod:`.deadend`); off by
-#: default while it is measured
+#: default so that the study's runs, played without it, keep their label (measured: ``pruning.md`` rule 5)
 PRUNE_DEAD_END = 128
 PRUNE_ALL = PRUNE_SAFE_FOUNDATION | PRUNE_SAME_CARD | PRUNE_CANONICAL | PRUNE_SAFE_DEEPER | PRUNE_SKIP_UNDO
 #: the default: every rule that depends on the position only, so completed components are proved lost

@@ -121,7 +121,7 @@ def solve(
     every pruning rule and the portfolio are off, so the search sees every
     position it can reach. ``dead_end`` adds pruning rule 5 (``PRUNE_DEAD_END``:
     a position from which no card can ever go home again is lost; off by
-    default while it is measured).
+    default so that the study's runs, played without it, keep their label).
     """
     game = Game(game) if isinstance(game, str) else game
     state = state_or_position if isinstance(state_or_position, State) else State.from_position(game.rules, state_or_position)
