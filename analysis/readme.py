@@ -138,7 +138,7 @@ def effort_table(df: pd.DataFrame) -> str:
             u = winnability.unknown_by_budget(runs, budgets=EFFORT_BUDGETS).iloc[0]
             rows.append({"game": name(game), "run": f"`{label}`", "deals": f"{len(runs):,}",
                          **{f"{b} s": "" if pd.isna(u[f"{b} s"]) else _pct(u[f"{b} s"]) for b in EFFORT_BUDGETS},
-                         "at its cap": f"{_pct(u['at the cap'])} ({int(round(u['at the cap'] * len(runs)))})",
+                         "at its cap": f"{_pct(u['at the cap'])} ({int(runs.result.eq('unknown').sum())})",
                          "CPU s a deal": f"{u.cpu_s_mean:.2f}"})
         rate, mean = winnability.PUBLISHED_EFFORT[game]
         rows.append({"game": name(game), "run": "Solvitaire (2,000,000 deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},

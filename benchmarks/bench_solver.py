@@ -20,6 +20,7 @@ import time
 
 from sim.solver import fcsolve
 from sim.core.game import Game
+from sim.core.outcome import Result
 from sim.solver.answer import solve
 from sim.solver.limits import DEFAULT_BUDGET_NODES
 
@@ -100,7 +101,7 @@ def warm_up(game: Game, seed: int) -> None:
     from sim.players.registry import parse_player
 
     for deal in range(50):
-        if solve(game, game.deal(deal, seed), budget_nodes=200_000).result == "won":
+        if solve(game, game.deal(deal, seed), budget_nodes=200_000).result is Result.WON:
             break
     beam = parse_player("beam:width=4,budget=2000")
     play(game.deal(0, seed), beam.make(), beam.max_moves)
