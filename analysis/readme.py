@@ -159,6 +159,21 @@ def dialects_table(df: pd.DataFrame) -> str:
     }), right=2)
 
 
+def hidden_cards_table(df: pd.DataFrame) -> str:
+    h = winnability.hidden_cards(df)
+    if h.empty:
+        return "(no player of hidden cards in the data yet)"
+    return _md(pd.DataFrame({
+        "game": [name(g) for g in h.game], "player": [f"`{p}`" for p in h.player], "deals": [f"{n:,}" for n in h.deals],
+        "wins without seeing them (95% interval)": [f"{_pct(x, 1)} ({100 * a:.1f}-{100 * b:.1f}%)" for x, a, b in zip(h.rate, h.ci_low, h.ci_high)],
+        "the same beam seeing every card": ["" if pd.isna(x) else f"{_pct(x, 1)} (`{b}`)" for x, b in zip(h.beam_rate, h.beam)],
+        "what the hidden cards cost (points)": ["" if pd.isna(x) else f"{100 * x:+.1f} [{100 * a:+.1f}, {100 * b:+.1f}]"
+                                                for x, a, b in zip(h["diff"], h.diff_low, h.diff_high)],
+        "winnable": ["" if pd.isna(x) else f"{_pct(x, 1)} of {n:,}" for x, n in zip(h.winnable, h.solved)],
+        "published": [(a if i is None else f"{a} ({'inside' if i else 'outside'} the interval)") if a else "" for a, i in zip(h.anchor, h.anchor_inside)],
+    }), right=2)
+
+
 def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
     """A paragraph naming the experiments still running (and, for the shipped study, those not started),
     so a partial figure is never read as final."""
@@ -192,6 +207,9 @@ def results(data: Path) -> str:
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
              ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
              family_table(df), "",
+             "Playing without seeing the face-down cards PySol deals (three under each pile's top card in Castles in Spain; "
+             "they take no move away, so the deals are as winnable, but the player must guess them):", "",
+             hidden_cards_table(df), "",
              "The solver's own effort, on seed 0's deals 1-2,000 (CPU seconds; the share of deals not settled within "
              "each budget, read off the rows; `dead_end=1` is pruning rule 5):", "", effort_table(df), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "

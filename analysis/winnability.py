@@ -9,12 +9,14 @@ won would move the difference.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from sim.core.cards import RANKS
+from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
@@ -236,7 +238,8 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
 def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame:
     """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
     win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
-    winning most there)."""
+    that played most deals there, then the one winning most: a short run of a side experiment never stands
+    for the game)."""
     is_solver_row = solver_mask(df.player)
     w = winnability(df[is_solver_row]).set_index("game")
     # the solved games, then those only a player has played yet: no verdict (0 deals, no rate), but the player's
@@ -249,7 +252,8 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame
         game = g.Index
         solver = df[(df.game == game) & is_solver_row]
         heur = df[(df.game == game) & ~is_solver_row]
-        label = (best or {}).get(game) or (heur.groupby("player").won.mean().idxmax() if len(heur) else None)
+        by = heur.groupby("player", observed=True).won.agg(["size", "mean"])
+        label = (best or {}).get(game) or (max(by.index, key=lambda k: tuple(by.loc[k])) if len(heur) else None)
         p = heur[heur.player == label] if label else heur.iloc[:0]
         if len(solver):  # the player on the deals the solver settled too
             p = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
@@ -326,3 +330,34 @@ def _mean_win_moves(df: pd.DataFrame, game: str, other: str) -> float:
     b = won[won.game == other].set_index(["seed", "deal"]).moves
     common = a.index.intersection(b.index)
     return float(a.loc[common].mean()) if len(common) else np.nan
+
+
+HIDDEN = "hidden"  #: the player who cannot see the face-down cards (:mod:`sim.players.hidden`)
+
+
+def hidden_cards(df: pd.DataFrame) -> pd.DataFrame:
+    """What the face-down cards cost a player: each ``hidden`` run against the same beam seeing every card.
+
+    One row per (game, hidden-player label): its deals and win rate (Wilson interval); the beam of the
+    same budget and width on the same deals, and the difference (beam minus hidden, Newcombe's paired
+    interval); the share of those deals the solver won; the published figure and whether it lies in the
+    hidden player's interval. A hidden run without its beam gets no difference.
+    """
+    rows = []
+    heur = df[~solver_mask(df.player)]
+    solved = verdicts(df)
+    for (game, label), h in heur[heur.player.astype(str).str.split(":").str[0] == HIDDEN].groupby(["game", "player"], observed=True):
+        params = json.loads(h.player_params.iloc[0])
+        beam = parse_player(f"beam:budget={params['budget']},width={params['width']}").label
+        pr = paired(heur, (game, beam), (game, label))
+        won = int(h.won.sum())
+        lo, hi = wilson(won, len(h))
+        v = solved[solved.game == game].merge(h[["seed", "deal"]], on=["seed", "deal"])
+        anchor = ANCHORS.get(game)
+        rows.append({"game": game, "player": label, "hidden": params["hidden"], "deals": len(h), "rate": won / len(h),
+                     "ci_low": lo, "ci_high": hi, "beam": beam, "beam_deals": pr.deals if pr else 0,
+                     "beam_rate": pr.rate_a if pr else np.nan, "diff": pr.diff if pr else np.nan,
+                     "diff_low": pr.diff_low if pr else np.nan, "diff_high": pr.diff_high if pr else np.nan,
+                     "solved": len(v), "winnable": (v.verdict == "won").mean() if len(v) else np.nan,
+                     "anchor": anchor[0] if anchor else "", "anchor_inside": None if anchor is None else bool(lo <= anchor[1] <= hi)})
+    return pd.DataFrame(rows)

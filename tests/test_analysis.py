@@ -350,3 +350,33 @@ def test_replays_pick_a_deal_two_solver_runs_played():
     r = SimpleNamespace(players=[], solver=solver, notes={"perfect_pairs": [("selective-castle", "streets-and-alleys", None)]})
     picks = _telling_deals(r)
     assert picks[0][1:3] == ("selective-castle", 2)  # 0.1 + 0.1 s: cheaper than deal 1's 0.1 + 0.4 s
+
+
+def test_the_cost_of_hidden_cards_is_paired_with_the_same_beam():
+    """The hidden player against the beam of its budget and width on the same deals, the solver beside them;
+    the family table's best player stays the run that played most deals."""
+    from sim.players.registry import parse_player
+
+    hidden, beam, strong = parse_player("hidden:samples=4"), parse_player("beam:budget=250000,width=16"), parse_player("beam:width=32")
+
+    def rows(choice, deals, won_below, solver=False):
+        d = np.arange(deals)
+        won = d < won_below
+        result = np.where(won, "won", "lost" if solver else "stuck")
+        return pd.DataFrame({"game": "castles-in-spain", "player": "solver" if solver else choice.label,
+                             "player_params": "{}" if solver else choice.params_json, "seed": 0, "deal": d,
+                             "result": result, "won": won, "cpu_us": 1000})
+
+    df = pd.concat([rows(hidden, 100, 40), rows(beam, 100, 90), rows(strong, 200, 170), rows(None, 300, 285, solver=True)],
+                   ignore_index=True)
+    h = winnability.hidden_cards(df).iloc[0]
+    assert (h.player, h.hidden, h.deals, h.beam, h.beam_deals) == ("hidden:samples=4", 3, 100, "beam:budget=250000", 100)
+    assert h.rate == 0.4 and h.beam_rate == 0.9 and h["diff"] == pytest.approx(0.5) and h.diff_low < 0.5 < h.diff_high
+    assert h.solved == 100 and h.winnable == 1.0 and h.anchor_inside == False  # noqa: E712 (70% lies outside [31%, 50%])
+    f = winnability.family(df).iloc[0]
+    assert f.player == "beam:width=32" and f.player_deals == 200  # not the shorter runs, though the small beam wins more
+    from analysis.readme import hidden_cards_table
+
+    table = hidden_cards_table(df)
+    assert "| Castles in Spain | `hidden:samples=4` | 100 | 40.0% (" in table and "+50.0 [" in table
+    assert hidden_cards_table(df[~df.player.str.startswith("hidden")]).startswith("(no player")

@@ -626,6 +626,28 @@ def section_family(r: Report) -> None:
                  f"<b>{pct(most['one'], 1)}</b> (about {pct(w['one'], 0)}), <b>{most['mean']:.2f}</b> on average ({w['mean']}).")
 
 
+def section_hidden_cards(r: Report) -> None:
+    """Face-down cards: what the player who cannot see them wins, beside the same beam seeing every card and the solver."""
+    h = winnability.hidden_cards(r.df)
+    if h.empty:
+        return
+    r.page.h2("Playing without seeing the face-down cards")
+    r.page.p("PySol FC deals Castles in Spain with three cards face down under each pile's top card. They take no move away "
+             "(a move takes a pile's top card, and a card turns face up as soon as it is on top), so the solver's verdicts "
+             "stand; they hide cards from the player. The <code>hidden</code> player guesses them (every arrangement of the "
+             "unseen cards equally likely), lets the beam play each guess to the end and plays the move most of those games "
+             "win with, guessing again whenever a card turns up. Cost: the same beam seeing every card minus the hidden "
+             "player, percentage points, Newcombe's paired 95% interval.")
+    r.page.table(pd.DataFrame({
+        "game": [name(g) for g in h.game], "player": h.player, "cards hidden per pile": h.hidden, "deals": h.deals,
+        "win rate": [pct(x) for x in h.rate], "95% interval": [_interval(a, b) for a, b in zip(h.ci_low, h.ci_high)],
+        "the beam seeing every card": [f"{pct(x)} ({b})" if not pd.isna(x) else "" for x, b in zip(h.beam_rate, h.beam)],
+        "cost of the hidden cards": ["" if pd.isna(x) else f"{points(x)} [{points(a)} to {points(b)}]" for x, a, b in zip(h["diff"], h.diff_low, h.diff_high)],
+        "winnable (same deals)": ["" if pd.isna(x) else f"{pct(x)} of {n:,}" for x, n in zip(h.winnable, h.solved)],
+        "published": h.anchor, "inside the interval": ["" if x is None else ("yes" if x else "no") for x in h.anchor_inside],
+    }), "hidden_cards", left=2)
+
+
 def section_experiment(r: Report) -> None:
     """What was run: per experiment its games (of those planned), whether it finished, its CPU and commits; the manifests."""
     r.page.h2("Experiment")
@@ -643,4 +665,4 @@ def section_experiment(r: Report) -> None:
 SECTIONS = (section_completeness, section_answer, section_winnability, section_perfect_play, section_containment, section_independent,
             section_players,
             section_across_games, section_within_games, section_ladder, section_base_rank, section_advice, section_convergence,
-            section_cards_home, section_effort, section_family, section_dialects, section_replays, section_experiment)
+            section_cards_home, section_effort, section_family, section_hidden_cards, section_dialects, section_replays, section_experiment)

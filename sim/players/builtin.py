@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
-from .registry import Param, PlayerSpec
+from .registry import MAX_MOVES_PARAM, Param, PlayerSpec
 
 #: the evaluation's weights (:func:`sim.kernels.evaluate.evaluate`), shared by every player that scores positions
 EVAL_PARAMS = (
@@ -131,6 +131,19 @@ NMCS = _planning(
     Param("noise", 3.0, "playouts add a uniform draw below this to each child's score", lo=0.0),
 )
 
+HIDDEN = PlayerSpec(
+    "hidden",
+    "Cannot see the face-down cards (PySol's Castles in Spain: three under each top card): guesses them, plans each guess with the beam.",
+    (
+        Param("hidden", 3, "cards dealt face down at the bottom of each pile, under its top card (0: an open deal, the beam's game)", lo=0, hi=51),
+        Param("samples", 8, "guesses of the hidden cards planned each time one turns up; the first move most of their plans win with is played", lo=1, hi=1000),
+        Param("budget", 250_000, "the beam's nodes at most per guess", lo=1, hi=MAX_BUDGET),
+        Param("width", 16, "the beam's width", lo=1, hi=1 << 16),
+        MAX_MOVES_PARAM,
+    ),
+    factory="sim.players.hidden:HiddenCards",
+)
+
 SOLVER = PlayerSpec(
     "solver",
     "The exact solver: won (with a replayed solution), lost (proved) or unknown (budget spent).",
@@ -149,4 +162,4 @@ SOLVER = PlayerSpec(
     check=_check_solver,
 )
 
-BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, SOLVER)
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER)
