@@ -196,6 +196,18 @@ def test_a_foreign_directory_is_refused(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
+def test_a_run_killed_while_writing_its_first_manifest_starts_afresh(tmp_path, reference):
+    """Killed between the half-written manifest and its rename: the folder holds only that temporary (and
+    perhaps the lock), so it is still an empty output, not a foreign one."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / f".{MANIFEST}.12345.tmp").write_text('{"experiment": {"na')
+    (out / "_lock").write_bytes(b"")
+    run(small(), out, jobs=1)
+    pd.testing.assert_frame_equal(rows(out), reference)
+    assert not list(out.glob("*.tmp"))
+
+
 def test_a_python_player_with_its_own_columns(tmp_path):
     """A player that plays whole deals itself (like the solver) adds its columns; others get nulls."""
 

@@ -255,6 +255,14 @@ def _conflict(held: dict, new: dict, defaults: dict[str, dict]) -> str | None:
     return None
 
 
+def _left_by_a_killed_start(entry: Path) -> bool:
+    """What a run killed before its first manifest was in place can leave: the lock, a half-written manifest.
+
+    A folder holding only these is still empty: the rerun starts it afresh.
+    """
+    return entry.is_file() and (entry.name == LOCK or (entry.name.startswith(f".{MANIFEST}.") and entry.name.endswith(".tmp")))
+
+
 def prepare(exp: Experiment, out: Path) -> dict:
     """Check ``out`` may receive ``exp`` (new, empty, or holding rows it would play the same); return the manifest.
 
@@ -266,7 +274,7 @@ def prepare(exp: Experiment, out: Path) -> dict:
         raise ExperimentError(f"output {out} exists and is not a directory")
     manifest = read_manifest(out) if out.exists() else None
     if manifest is None:
-        if out.exists() and any(out.iterdir()):
+        if out.exists() and any(not _left_by_a_killed_start(f) for f in out.iterdir()):
             raise ExperimentError(f"output {out} is not empty and holds no castle experiment; choose another --out")
         manifest = {
             "experiment": {"name": exp.name, "description": exp.description, **identity},
