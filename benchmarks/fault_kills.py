@@ -45,7 +45,7 @@ def main() -> int:
         print("|---:|---:|---:|---:|---|")
         for k in range(1, args.kills + 1):
             proc = subprocess.Popen(slowed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-            wait = rng.uniform(1.0, 4.0)
+            wait = rng.uniform(0.3, 4.0)  # from 0.3 s: kills also land while the first manifest is written
             time.sleep(wait)
             finished = proc.poll() is not None
             if not finished:

@@ -1,5 +1,5 @@
 """Faults: a run killed at any moment, a Dask worker lost, a full disk. After each, a rerun leaves every
-deal exactly once, rows identical to an uninterrupted run. (``benchmarks/faults.py`` runs the kills at
+deal exactly once, rows identical to an uninterrupted run. (``benchmarks/fault_kills.py`` runs the kills at
 many more moments; its results are in the issue notes.)"""
 
 from __future__ import annotations
