@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import fcntl
+import fnmatch
 import re
 import json
 import os
@@ -56,6 +57,8 @@ from .experiment import Experiment, ExperimentError
 from .provenance import git_commit, now, package_version
 
 LOCK = "_lock"
+#: the name of a manifest being written (``write_json_atomic``): a killed run may leave one
+_MANIFEST_TEMPORARY = f".{MANIFEST}.*.tmp"
 
 
 # --------------------------------------------------------------------------
@@ -260,7 +263,7 @@ def _left_by_a_killed_start(entry: Path) -> bool:
 
     A folder holding only these is still empty: the rerun starts it afresh.
     """
-    return entry.is_file() and (entry.name == LOCK or (entry.name.startswith(f".{MANIFEST}.") and entry.name.endswith(".tmp")))
+    return entry.is_file() and (entry.name == LOCK or fnmatch.fnmatch(entry.name, _MANIFEST_TEMPORARY))
 
 
 def prepare(exp: Experiment, out: Path) -> dict:
@@ -361,7 +364,7 @@ def _locked(out: Path) -> Iterator[None]:
 
 def _remove_stale_temporaries(out: Path) -> None:
     """Temporaries a killed run left (a part or the manifest half written): never read, removed."""
-    for tmp in [*out.glob("game=*/player=*/.part-*.tmp"), *out.glob(f".{MANIFEST}.*.tmp")]:
+    for tmp in [*out.glob("game=*/player=*/.part-*.tmp"), *out.glob(_MANIFEST_TEMPORARY)]:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 
