@@ -12,9 +12,6 @@ import textwrap
 
 import matplotlib
 import matplotlib.ticker
-
-matplotlib.use("Agg")  # files, never a screen
-
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402

@@ -65,6 +65,9 @@ def report_cmd(
     replays: bool = typer.Option(True, "--replays/--no-replays", help="write replay pages of a few telling deals beside the report"),
 ) -> None:
     """Build the HTML report (figures, tables, replays) of a result dataset."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files, never a window (the notebooks keep their inline figures)
     from analysis.load import ResultsError
     from analysis.report import build_report
 
