@@ -84,7 +84,9 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
     """Per (game, seed, deal) played by every rung of its game: the cheapest rung that wins it, as an ordered category.
 
     Only deals every rung of the game played count, so the classes of two
-    games on the same deal ids compare the same tableaux.
+    games on the same deal ids compare the same shuffled decks (the same
+    tableau in Selective Castle and Streets and Alleys; Beleaguered Castle
+    deals the deck without its Aces).
     """
     solved = verdicts(df) if solved is None else solved
     order = rungs(df)

@@ -11,18 +11,20 @@ from __future__ import annotations
 import textwrap
 
 import matplotlib
+import matplotlib.pyplot as plt
 import matplotlib.ticker
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
+import numpy as np
+import pandas as pd
 
-from sim.core.cards import RANKS  # noqa: E402
+from sim.core.cards import RANKS
 
-from .games import colour as game_colour  # noqa: E402
-from .games import name as game_name  # noqa: E402
+from .games import COLOURS, SELECTIVE
+from .games import colour as game_colour
+from .games import name as game_name
+from .winnability import PERFECT
 
-from .stats import p_text  # noqa: E402
-from .winnability import PERFECT  # noqa: E402
+#: a game's name -> its slug (a panel titled with a game's name takes the game's colour)
+COLOUR_BY_NAME = {game_name(g): g for g in COLOURS}
 
 
 def wrap(label: str, width: int = 22) -> str:
@@ -44,53 +46,117 @@ def _whiskers(mid, low, high) -> np.ndarray:
     return np.clip(np.vstack([np.asarray(mid) - np.asarray(low), np.asarray(high) - np.asarray(mid)]), 0, None)
 
 
-def headline(rates: pd.DataFrame, players: list[str], games: list[str]) -> plt.Figure:
-    """Win rate of each player and under perfect play, per game: dots with 95% intervals, games side by side.
+#: the logit axis of win rates runs between these shares (a rate of 0 or 1 is drawn at the edge)
+LOGIT_EDGE = 0.0005
+LOGIT_TICKS = (0.001, 0.01, 0.1, 0.5, 0.9, 0.99, 0.999)
 
-    ``rates``: columns game, player (a label of ``players`` or ``PERFECT``), rate, ci_low, ci_high.
+
+def _logit_axis(ax, axis: str = "x") -> None:
+    """A logit axis of shares labelled in percent: it spreads 0.5% from 2% and 99% from 99.8% alike."""
+    set_scale, set_lim, set_ticks = ((ax.set_xscale, ax.set_xlim, ax.set_xticks) if axis == "x"
+                                     else (ax.set_yscale, ax.set_ylim, ax.set_yticks))
+    set_scale("logit")
+    set_lim(LOGIT_EDGE, 1 - LOGIT_EDGE)
+    set_ticks(LOGIT_TICKS, [f"{100 * t:g}%" for t in LOGIT_TICKS])
+    (ax.xaxis if axis == "x" else ax.yaxis).set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def headline(rates: pd.DataFrame, players: list[str], games: list[str], names: dict[str, str] | None = None) -> plt.Figure:
+    """Win rate of each player and under perfect play, per game: a row per player (weakest at the top, perfect
+    play last), a dot per game with its 95% interval, on a logit axis (weak players' 1% and 5% and the strong
+    ones' 99% and 99.8% both stay apart).
+
+    ``rates``: columns game, player (a label of ``players`` or ``PERFECT``), rate, ci_low, ci_high; with a
+    ``scope`` column, perfect play's ``played`` rows (on the players' own deals) are drawn where present.
     """
-    cols = [p for p in players if (rates.player == p).any()] + ([PERFECT] if (rates.player == PERFECT).any() else [])
-    fig, ax = plt.subplots(figsize=(max(7.0, 1.0 * len(cols) + 3), 4.6))
-    width = 0.8 / max(1, len(games))
+    names = names or {}
+    if "scope" in rates.columns:
+        perfect = rates[rates.player == PERFECT]
+        mine = perfect[perfect.scope == "played"]
+        keep = perfect[~perfect.game.isin(mine.game) | (perfect.scope == "played")]
+        rates = pd.concat([rates[rates.player != PERFECT], keep])
+    rows = [p for p in players if (rates.player == p).any()] + ([PERFECT] if (rates.player == PERFECT).any() else [])
+    fig, ax = plt.subplots(figsize=(7.8, 0.27 * len(rows) + 1.05))
+    step = 0.22 if len(games) > 1 else 0.0
+    clip = lambda v: np.clip(np.asarray(v, dtype=float), LOGIT_EDGE, 1 - LOGIT_EDGE)  # noqa: E731
     for k, game in enumerate(games):
-        r = rates[rates.game == game].set_index("player").reindex(cols).dropna(subset=["rate"])
-        x = np.array([cols.index(p) for p in r.index]) + (k - (len(games) - 1) / 2) * width
-        ax.errorbar(x, r.rate * 100, yerr=_whiskers(r.rate, r.ci_low, r.ci_high) * 100, fmt="o", ms=6, capsize=3,
-                    color=game_colour(game), label=game_name(game))
-    ax.set_xticks(range(len(cols)), [wrap(c, 16) for c in cols], fontsize=8)
-    ax.set_ylabel("deals won (%), 95% interval")
-    ax.set_ylim(-2, 102)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=9, loc="upper left")
-    ax.set_title("Win rate by player, weakest to strongest, and under perfect play")
+        r = rates[rates.game == game].set_index("player").reindex(rows).dropna(subset=["rate"])
+        y = np.array([rows.index(p) for p in r.index]) + (k - (len(games) - 1) / 2) * step
+        mid, lo, hi = clip(r.rate), clip(r.ci_low), clip(r.ci_high)
+        ax.errorbar(mid, y, xerr=_whiskers(mid, lo, hi), fmt="o", ms=4.5, capsize=2, lw=1.2, color=game_colour(game),
+                    label=game_name(game))
+    _logit_axis(ax)
+    ax.set_yticks(range(len(rows)), [names.get(p, p) for p in rows], fontsize=8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    if PERFECT in rows and len(rows) > 1:
+        ax.axhline(len(rows) - 1.5, color="#999999", lw=0.8)
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_xlabel("deals won, 95% interval (logit scale)")
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(games), frameon=False)
     fig.tight_layout()
+    return fig
+
+
+def forest(table: pd.DataFrame, label: str = "label", panel: str | None = None, title: str = "",
+           xlabel: str = "difference in win rate, percentage points (paired by deal, 95% interval)") -> plt.Figure:
+    """Paired differences with their 95% intervals: a row per ``label``, a panel per ``panel`` (rows shared),
+    a dot filled where the Holm-adjusted p-value (``p_holm``) is below 0.05 and hollow where it is not.
+
+    ``table``: columns ``label`` (and ``panel``), diff, diff_low, diff_high, p_holm.
+    """
+    panels = list(dict.fromkeys(table[panel])) if panel else [""]
+    rows = list(dict.fromkeys(table[label]))
+    labels = 0.065 * max(len(str(x)) for x in rows)  # inches the row labels take at 8 points
+    width = min(11.0, labels + 0.6 + (2.8 if panel else 5.0) * len(panels))
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 0.27 * len(rows) + 1.5), sharey=True, squeeze=False)
+    for ax, name in zip(axes[0], panels):
+        t = table[table[panel] == name] if panel else table
+        y = np.array([rows.index(x) for x in t[label]])
+        err = _whiskers(t["diff"], t.diff_low, t.diff_high) * 100
+        strong = (t.p_holm < 0.05).to_numpy() if "p_holm" in t else np.ones(len(t), bool)
+        for filled in (True, False):
+            k = strong == filled
+            ax.errorbar(t["diff"].to_numpy()[k] * 100, y[k], xerr=err[:, k], fmt="o", ms=4.5, capsize=2, lw=1.1,
+                        color="#333333", mfc="#333333" if filled else "white",
+                        label="p (Holm) < 0.05" if filled else "p (Holm) ≥ 0.05")
+        ax.axvline(0, color="#999999", lw=1)
+        ax.set_title(name, fontsize=9, color=game_colour(COLOUR_BY_NAME[name]) if name in COLOUR_BY_NAME else "#222222")
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(axis="x", labelsize=8)
+    axes[0][0].set_yticks(range(len(rows)), rows, fontsize=8)
+    axes[0][0].set_ylim(len(rows) - 0.5, -0.5)
+    fig.supxlabel(xlabel, fontsize=8.5)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    fig.tight_layout()
+    fig.legend(seen.values(), seen.keys(), loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8, frameon=False)
     return fig
 
 
 def paired(table: pd.DataFrame, title: str) -> plt.Figure:
-    """Paired differences (a - b) with their 95% intervals; each row labelled with its Holm-adjusted p-value."""
-    fig, ax = plt.subplots(figsize=(8.5, 0.42 * len(table) + 1.4))
-    y = np.arange(len(table))[::-1]
-    err = _whiskers(table["diff"], table.diff_low, table.diff_high)
-    colours = table["colour"] if "colour" in table else ["#333333"] * len(table)
-    for yi, d, e0, e1, c in zip(y, table["diff"], err[0], err[1], colours):
-        ax.errorbar([d * 100], [yi], xerr=[[e0 * 100], [e1 * 100]], fmt="o", color=c, capsize=3)
-    ax.axvline(0, color="#999999", lw=1)
-    labels = [f"{wrap(l, 40)}   (p {'' if p < 1e-300 else '= '}{p_text(p)})" for l, p in zip(table.label, table.p_holm)]
-    ax.set_yticks(y, labels, fontsize=8)
-    ax.set_xlabel("difference in win rate, percentage points (paired by deal, 95% interval)")
-    ax.set_title(title)
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    return fig
+    """Paired differences (a - b), one row per ``label`` (:func:`forest` with one panel)."""
+    return forest(table, "label", None, title)
 
 
-def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None) -> plt.Figure:
+def _log_ms_axis(ax) -> None:
+    """A log axis of milliseconds labelled at its powers of ten only (minor labels collide on a short axis)."""
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10))
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None,
+           names: dict[str, str] | None = None) -> plt.Figure:
     """Per game: each rung's share of the solver's winnable deals won against its CPU per deal (log scale).
 
     ``colours``: a player's colour (the report's, the same in every figure); by default one per rung.
+    ``names``: a player's short name in the legend.
     """
-    fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 4.2), sharey=True, squeeze=False)
+    names = names or {}
+    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.6), sharey=True, squeeze=False)
     colours = colours or player_colours(list(dict.fromkeys(table.player)))
     for ax, game in zip(axes[0], games):
         t = table[table.game == game]
@@ -99,17 +165,18 @@ def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None
             lo = row.share_ci_low if not pd.isna(row.share_of_winnable) else row.ci_low
             hi = row.share_ci_high if not pd.isna(row.share_of_winnable) else row.ci_high
             ax.errorbar([max(row.cpu_ms_mean, 1e-3)], [share * 100], yerr=_whiskers([share], [lo], [hi]) * 100, fmt="o",
-                        color=colours[row.player], capsize=2, label=wrap(row.player, 30))
-        ax.set_xscale("log")
-        ax.set_title(game_name(game), color=game_colour(game))
-        ax.set_xlabel("mean CPU per deal (ms, log scale)")
-        ax.grid(alpha=0.3, which="both")
+                        color=colours[row.player], capsize=2, label=names.get(row.player, row.player))
+        _log_ms_axis(ax)
+        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
+        ax.set_xlabel("mean CPU per deal (ms, log scale)", fontsize=8.5)
+        ax.grid(alpha=0.3, which="major")
     axes[0][0].set_ylabel("winnable deals won (%)")
-    _legend_below(fig, axes[0])
+    axes[0][0].set_ylim(-2, 102)
+    _legend_below(fig, axes[0], fontsize=8)
     return fig
 
 
-def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None) -> plt.Figure:
+def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None, names: dict[str, str] | None = None) -> plt.Figure:
     """Stacked bars: each game's deals by difficulty (the cheapest rung that wins them, then solver only, unknown, unwinnable).
 
     ``colours``: a rung's colour (the report's, the same in every figure); by default one per rung.
@@ -123,14 +190,15 @@ def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None) -> p
     for c in classes:
         v = shares.loc[c].to_numpy(dtype=float) * 100
         ax.barh(range(len(games)), v, left=left, color=colours.get(c, extra.get(c, "#777777")), edgecolor="white",
-                label=wrap(c, 28))
+                label=(names or {}).get(c, c))
         left += v
     ax.set_yticks(range(len(games)), [game_name(g) for g in games])
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of deals (%), the same deals in every game")
     ax.set_title("Difficulty: the cheapest rung that wins a deal")
-    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    ax.legend(fontsize=7.5, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.14 - 0.9 / (0.7 * len(games) + 2.2)),
+              frameon=False)
     fig.tight_layout()
     return fig
 
@@ -140,10 +208,10 @@ def fixed_bases(rates: pd.DataFrame, chosen: float | None = None) -> plt.Figure:
     (a cut axis would make equal bases look different); ``chosen``: the share won when the base is chosen per deal."""
     fig, ax = plt.subplots(figsize=(8, 3.6))
     x = np.arange(len(rates))
-    ax.errorbar(x, rates.rate * 100, yerr=_whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, fmt="o", color="#1b7837",
+    ax.errorbar(x, rates.rate * 100, yerr=_whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, fmt="o", color=game_colour(SELECTIVE),
                 capsize=3, label="one base for every deal (95% interval)")
     if chosen is not None:
-        ax.axhline(chosen * 100, color="#1b7837", ls="--", lw=1, label=f"the base chosen per deal: {chosen * 100:.1f}%")
+        ax.axhline(chosen * 100, color=game_colour(SELECTIVE), ls="--", lw=1, label=f"the base chosen per deal: {chosen * 100:.1f}%")
     ax.set_xticks(x, list(rates.base))
     ax.set_xlabel("base rank, always chosen")
     ax.set_ylabel("deals won (%)")
@@ -159,7 +227,7 @@ def fixed_bases(rates: pd.DataFrame, chosen: float | None = None) -> plt.Figure:
 def bases_per_deal(counts: pd.DataFrame) -> plt.Figure:
     """Selective Castle: how many of the 13 base ranks win a deal."""
     fig, ax = plt.subplots(figsize=(8, 3.2))
-    ax.bar(counts.winning_bases, counts.share * 100, color="#1b7837", alpha=0.8)
+    ax.bar(counts.winning_bases, counts.share * 100, color=game_colour(SELECTIVE), alpha=0.85)
     ax.set_xticks(range(14))
     ax.set_xlabel("base ranks that win the deal (of 13)")
     ax.set_ylabel("share of deals (%)")
@@ -170,28 +238,29 @@ def bases_per_deal(counts: pd.DataFrame) -> plt.Figure:
 
 
 def convergence(conv: pd.DataFrame, games: list[str], players: list[str], start: int = 200,
-                colours: dict[str, str] | None = None) -> plt.Figure:
+                colours: dict[str, str] | None = None, names: dict[str, str] | None = None) -> plt.Figure:
     """Running win rate with its interval as deals accumulate, one panel per game, from ``start`` deals on."""
-    fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.8), sharey=False, squeeze=False)
+    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.4), sharey=False, squeeze=False)
     colours = {**player_colours(players), **(colours or {})}
+    names = names or {}
     for ax, game in zip(axes[0], games):
         for player in players + [PERFECT]:
             c = conv[(conv.game == game) & (conv.player == player) & (conv.deals >= start)]
             if c.empty:
                 continue
-            ax.plot(c.deals, c.rate * 100, color=colours[player], lw=1.3, label=wrap(player, 30))
+            ax.plot(c.deals, c.rate * 100, color=colours[player], lw=1.3, label=names.get(player, player))
             ax.fill_between(c.deals, c.ci_low * 100, c.ci_high * 100, color=colours[player], alpha=0.12)
         ax.set_xscale("log")
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # 2x10^2, 3x10^2... collide on a short axis
-        ax.set_title(game_name(game), color=game_colour(game))
-        ax.set_xlabel(f"deals played (from {start})")
+        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
+        ax.set_xlabel(f"deals played (from {start})", fontsize=8.5)
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel("won (%), 95% interval")
     _legend_below(fig, axes[0])
     return fig
 
 
-def _legend_below(fig: plt.Figure, axes) -> None:
+def _legend_below(fig: plt.Figure, axes, fontsize: float = 7.5) -> None:
     """Lay the panels out, then one legend of every panel's labels under them (the saved figure takes it in)."""
     handles, labels = [], []
     for ax in axes:
@@ -200,52 +269,100 @@ def _legend_below(fig: plt.Figure, axes) -> None:
                 handles.append(h)
                 labels.append(l)
     fig.tight_layout()
-    fig.legend(handles, labels, loc="upper center", ncol=min(5, max(1, len(labels))), fontsize=7, bbox_to_anchor=(0.5, 0.0))
+    fig.legend(handles, labels, loc="upper center", ncol=min(5, max(1, len(labels))), fontsize=fontsize, bbox_to_anchor=(0.5, 0.0),
+               frameon=False)
 
 
-def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: dict[str, str] | None = None) -> plt.Figure:
-    """Distribution of cards home in games not won, one panel per game, players in their colours, one legend below.
+def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: dict[str, str] | None = None,
+               names: dict[str, str] | None = None, columns: int = 4) -> plt.Figure:
+    """Distribution of cards home in games not won: small multiples, ``columns`` games a row, players in their
+    colours, one legend below.
 
     ``colours``: a player's colour (the report's, the same in every figure); by default one per player.
     """
-    fig, axes = plt.subplots(1, len(games), figsize=(4.6 * len(games), 3.2), sharey=True, squeeze=False)
+    cols = min(columns, len(games))
+    rows = -(-len(games) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(2.75 * cols, 2.1 * rows + 0.4), sharey=True, sharex=True, squeeze=False)
     colours = colours or player_colours(players)
-    for ax, game in zip(axes[0], games):
+    names = names or {}
+    for ax, game in zip(axes.flat, games):
         g = df[(df.game == game) & (df.result != "won")]
         for player in players:
             p = g[g.player == player]
             if len(p):
-                ax.hist(p.cards_home, bins=np.arange(0, 54, 2), histtype="step", density=True, color=colours[player], lw=1.4,
-                        label=wrap(player, 30))
-        ax.set_title(game_name(game), color=game_colour(game))
-        ax.set_xlabel("cards home when the game ended")
-    axes[0][0].set_ylabel("share of games not won")
-    _legend_below(fig, axes[0])
+                ax.hist(p.cards_home, bins=np.arange(0, 54, 2), histtype="step", weights=np.full(len(p), 100 / len(p)),
+                        color=colours[player], lw=1.3, label=names.get(player, player))
+        ax.set_title(game_name(game), fontsize=9)
+        ax.tick_params(labelsize=7.5)
+    for ax in axes.flat[len(games):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("cards home at the end", fontsize=8)
+    for ax in axes[:, 0]:
+        ax.set_ylabel("games not won (%)", fontsize=8)
+    _legend_below(fig, list(axes.flat))
     return fig
 
 
-def unknown_by_budget(table: pd.DataFrame) -> plt.Figure:
-    """The share of deals the solver leaves unsettled within a budget, per game (log-log)."""
-    fig, ax = plt.subplots(figsize=(9, 3.8))
+def unknown_by_budget(table: pd.DataFrame, names: dict[str, str] | None = None) -> plt.Figure:
+    """The share of deals each solver run leaves unsettled within a budget (log-log): a game's colour, its second run
+    dashed."""
+    names = names or {}
+    fig, ax = plt.subplots(figsize=(10, 3.8))
     cols = [c for c in table.columns if c.endswith(" s")]
     budgets = np.array([float(c[:-2]) for c in cols])
     drawn = False
+    runs: dict[str, int] = {}
     for _, row in table.iterrows():
         v = row[cols].to_numpy(dtype=float)
         ok = ~np.isnan(v) & (v > 0)
-        if ok.any():
-            drawn = True
-            one = (table.game == row.game).sum() == 1  # the game names its line unless two solvers played it
-            label = game_name(row.game) if one else f"{game_name(row.game)} ({row.player})"
-            ax.plot(budgets[ok], v[ok] * 100, "o-", color=game_colour(row.game), label=wrap(label, 60))
+        if not ok.any():
+            continue
+        drawn = True
+        k = runs[row.game] = runs.get(row.game, -1) + 1
+        one = (table.game == row.game).sum() == 1  # the game names its line unless two solver runs played it
+        label = game_name(row.game) if one else f"{game_name(row.game)} ({names.get(row.player, row.player)})"
+        ax.plot(budgets[ok], v[ok] * 100, "o-" if k == 0 else "s--", ms=4, lw=1.4, color=game_colour(row.game), label=label)
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     if drawn:
         ax.set_yscale("log")
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), title="a budget with no unknown has no point",
-                  title_fontsize=7)
-    ax.set_xlabel("CPU seconds per deal")
-    ax.set_ylabel("deals not settled (%)")
-    ax.grid(alpha=0.3, which="both")
-    ax.set_title("The solver's unknowns against its budget")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    ax.set_xlabel("CPU seconds per deal (log scale)")
+    ax.set_ylabel("deals not settled (log scale)")
+    ax.grid(alpha=0.3, which="major")
+    ax.set_title("The solver's unknowns against its budget (a budget with no unknown has no point)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def base_heatmap(rates: pd.DataFrame, names: dict[str, str] | None = None, least: int = 20) -> plt.Figure:
+    """Win rate by the base rank a player founded: a row per player, a column per base rank, the rate in each cell
+    (a cell of fewer than ``least`` deals is left grey: its rate says little).
+
+    ``rates``: :func:`analysis.stats.base_rank_rates` (columns player, base_rank, deals, rate).
+    """
+    names = names or {}
+    players = list(dict.fromkeys(rates.player))
+    grid = np.full((len(players), 13), np.nan)
+    count = np.zeros((len(players), 13), int)
+    for r in rates.itertuples():
+        i, b = players.index(r.player), int(r.base_rank)
+        count[i, b] = r.deals
+        if r.deals >= least:
+            grid[i, b] = r.rate * 100
+    fig, ax = plt.subplots(figsize=(9.5, 0.34 * len(players) + 1.4))
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="#eeeeee")
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=100, aspect="auto")
+    for i in range(len(players)):
+        for b in range(13):
+            if not np.isnan(grid[i, b]):
+                ax.text(b, i, f"{grid[i, b]:.0f}", ha="center", va="center", fontsize=7,
+                        color="white" if grid[i, b] < 60 else "black")
+    ax.set_xticks(range(13), list(RANKS))
+    ax.set_yticks(range(len(players)), [names.get(p, p) for p in players], fontsize=8)
+    ax.set_xlabel(f"base rank founded (grey: fewer than {least} deals)")
+    fig.colorbar(im, ax=ax, label="deals won (%)", fraction=0.03, pad=0.02)
     fig.tight_layout()
     return fig

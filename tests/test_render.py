@@ -312,3 +312,86 @@ def test_replay_command_writes_the_page_and_refuses_other_extensions(tmp_path):
 
 def test_card_labels_read_as_a_person_writes_them():
     assert card_label(make_card(9, 1)) == "10D" and card_str(make_card(9, 1)) == "TD"
+
+
+# -- the solver's win tidied for the replay, the back link, verdict marks ----------------------
+
+@pytest.mark.parametrize("slug, deal", [("selective-castle", 746), ("streets-and-alleys", 17), ("beleaguered-castle", 3)])
+def test_a_tidied_solver_win_is_legal_wins_and_is_no_longer(slug, deal):
+    import time
+
+    from sim.players.loop import play_deal
+    from sim.render.tidy import tidy_line
+
+    game = Game(slug)
+    record = play_deal(game, "solver:budget_seconds=60", deal, 0)
+    assert str(record.result) == "won"
+    start = game.deal(deal)
+    t = time.perf_counter()
+    tidied = tidy_line(start, record.moves)
+    assert time.perf_counter() - t < 1.0
+    assert start.move_stack == [] and (start.array == game.deal(deal).array).all()  # the start is not changed
+    state = game.deal(deal)
+    for m in tidied:
+        state.push(m)  # raises on an illegal move
+    assert state.is_won()
+    assert len(tidied) <= len(record.moves)
+    if deal == 746:
+        assert len(tidied) < len(record.moves)
+
+
+def test_tidy_leaves_a_line_that_does_not_win_as_it_is():
+    from sim.render.tidy import tidy_line
+
+    state = Game("streets-and-alleys").deal(17)
+    moves = list(state.legal_moves)[:1]
+    assert tidy_line(state, moves) == moves
+    assert tidy_line(state, [Move.from_str("1-1")]) == [Move.from_str("1-1")]
+
+
+def test_the_replay_of_a_solver_win_is_tidied_and_says_so():
+    from sim.players.loop import play_deal
+    from sim.render.replay import record_replay, replay_html
+
+    game = Game("selective-castle")
+    found = play_deal(game, "solver:budget_seconds=60", 746, 0).moves
+    rep = record_replay(game, 746, "solver:budget_seconds=60", 0)
+    assert rep.result == "won" and rep.tidied_from == len(found) > len(rep.moves)
+    assert rep.positions[-1].cards_home == 52 and len(rep.positions) == len(rep.moves) + 1
+    html = replay_html(rep)
+    assert f"tidied for reading: {len(rep.moves)} moves (its line had {len(found)}" in html
+    assert len(_page_data(html)["steps"]) == len(rep.moves) + 1
+    raw = record_replay(game, 746, "solver:budget_seconds=60", 0, tidy=False)
+    assert raw.tidied_from is None and [str(m) for m in raw.moves] == [str(m) for m in found]
+    assert "tidied" not in replay_html(raw)
+    assert record_replay(game, 746, "greedy", 0).tidied_from is None  # only the solver's wins
+
+
+def test_the_replay_links_back_to_the_report_when_asked(tmp_path):
+    from sim.render.replay import replay_html, write_replay
+
+    rep = write_replay("streets-and-alleys", 17, "greedy", 0, tmp_path / "r.html", back="../index.html")
+    html = (tmp_path / "r.html").read_text()
+    assert '<nav class="back"><a href="../index.html">← back to the report</a></nav>' in html
+    assert 'class="back"' not in replay_html(rep)
+    assert 'href="a&amp;b.html?x=&quot;1&quot;"' in replay_html(rep, back='a&b.html?x="1"')
+
+
+def test_verdict_marks_become_classes_of_the_moves_with_a_legend():
+    from sim.render.replay import record_replay, replay_html
+
+    rep = record_replay("streets-and-alleys", 17, "greedy", 0)
+    n = len(rep.moves)
+    plain = replay_html(rep)
+    assert 'class="mark-' not in plain and 'class="legend"' not in plain
+    rep.marks = ["keeps", "loses", None, "unknown"] + ["keeps"] * (n - 4)
+    html = replay_html(rep)
+    assert '<li data-step="1" class="mark-keeps"><a href="#move=1">' in html
+    assert '<li data-step="2" class="mark-loses">' in html and '<li data-step="3"><a href="#move=3">' in html
+    assert '<li data-step="4" class="mark-unknown">' in html
+    assert html.count('<li data-step="') == n
+    legend = re.search(r'<ul class="legend".*?</ul>', html, re.S).group(0)
+    assert legend.index("mark-keeps") < legend.index("mark-loses") < legend.index("mark-unknown")
+    rep.marks = ["keeps"]
+    with pytest.raises(ValueError):
+        replay_html(rep)

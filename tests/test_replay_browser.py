@@ -42,9 +42,10 @@ def page(browser):
     pg.close()
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, full_page: bool = True) -> None:
+    """A screenshot for a person to look at: the whole page, or (``full_page=False``) what the window shows."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 _DRAWN = """() => {
@@ -210,3 +211,204 @@ def test_every_game_replays_to_the_engines_last_position(page, tmp_path, slug):
         state.push(m)
     page.keyboard.press("End")
     check_step(page, state, len(rep.moves))
+
+
+# -- links, autoplay, the back link, the accessible label, narrow windows -----------------------
+
+_REPLAYS: dict = {}
+
+
+def replay_page(tmp_path_factory, slug: str, deal: int, player: str, **kw):
+    """A replay page written once per test session: (its path, the Replay)."""
+    from sim.render.replay import write_replay
+
+    key = (slug, deal, player, tuple(sorted(kw.items())))
+    if key not in _REPLAYS:
+        path = tmp_path_factory.mktemp("replays") / f"{slug}-{deal}.html"
+        _REPLAYS[key] = path, write_replay(slug, deal, player, 0, path, **kw)
+    return _REPLAYS[key]
+
+
+def state_after(slug: str, deal: int, moves, k: int):
+    state = Game(slug).deal(deal)
+    for m in moves[:k]:
+        state.push(m)
+    return state
+
+
+def test_a_link_to_a_move_opens_there_and_stepping_rewrites_the_link(browser, page, tmp_path_factory):
+    path, rep = replay_page(tmp_path_factory, "selective-castle", 746, "solver:budget_seconds=60")
+    n = len(rep.moves)
+    assert rep.result == "won" and n > 20
+    page.goto(path.as_uri() + "#move=17")
+    check_step(page, state_after("selective-castle", 746, rep.moves, 17), 17)
+    assert "17." in page.text_content("ol.moves li.current")
+    assert page.evaluate("location.hash") == "#move=17"
+    history = page.evaluate("history.length")
+    page.click("#next")
+    check_step(page, state_after("selective-castle", 746, rep.moves, 18), 18)
+    assert page.evaluate("location.hash") == "#move=18"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("location.hash") == "#move=16"
+    page.click(f'ol.moves li[data-step="{n - 3}"]')
+    check_step(page, state_after("selective-castle", 746, rep.moves, n - 3), n - 3)
+    assert page.evaluate("location.hash") == f"#move={n - 3}"
+    page.click("#first")
+    assert page.evaluate("location.hash") == "#move=0"
+    assert page.evaluate("history.length") == history  # the link is rewritten, no new history entries
+    # every move of the list links to its step
+    hrefs = page.eval_on_selector_all("ol.moves li[data-step] a", "els => els.map(a => a.getAttribute('href'))")
+    assert hrefs == [f"#move={k}" for k in range(1, n + 1)]
+    # the address changed by hand (hashchange), and a step past the end is the end
+    page.evaluate("location.hash = '#move=40'")
+    page.wait_for_function("document.body.dataset.step === '40'")
+    check_step(page, state_after("selective-castle", 746, rep.moves, 40), 40)
+    page.evaluate("location.hash = '#move=99999'")
+    page.wait_for_function(f"document.body.dataset.step === '{n}'")
+    check_step(page, state_after("selective-castle", 746, rep.moves, n), n)
+    fresh = browser.new_page()
+    fresh.goto(path.as_uri() + "#move=99999")
+    check_step(fresh, state_after("selective-castle", 746, rep.moves, n), n)
+    fresh.goto("about:blank")
+    fresh.goto(path.as_uri() + "#move=nonsense")
+    check_step(fresh, state_after("selective-castle", 746, rep.moves, 0), 0)
+    fresh.close()
+
+
+def test_autoplay_steps_on_by_itself_pauses_and_stops_at_the_end(page, tmp_path_factory):
+    path, rep = replay_page(tmp_path_factory, "selective-castle", 746, "solver:budget_seconds=60")
+    n = len(rep.moves)
+    page.goto(path.as_uri() + "#move=5")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-pressed") == "true"
+    page.wait_for_function("+document.body.dataset.step >= 7", timeout=5000)
+    page.click("#play")  # pause
+    assert page.get_attribute("body", "data-playing") is None
+    paused = int(page.get_attribute("body", "data-step"))
+    page.wait_for_timeout(1400)
+    assert int(page.get_attribute("body", "data-step")) == paused
+    check_step(page, state_after("selective-castle", 746, rep.moves, paused), paused)
+    assert page.evaluate("location.hash") == f"#move={paused}"
+    # the space bar plays and pauses, also with a button focused (no click of it, no page scroll)
+    page.focus("#next")
+    page.keyboard.press(" ")
+    assert page.get_attribute("body", "data-playing") == "1"
+    assert int(page.get_attribute("body", "data-step")) == paused  # the focused ▶ was not pressed
+    page.wait_for_function(f"+document.body.dataset.step > {paused}", timeout=5000)
+    page.keyboard.press(" ")
+    assert page.get_attribute("body", "data-playing") is None
+    # from near the end it plays to the end and stops there
+    page.evaluate(f"location.hash = '#move={n - 2}'")
+    page.wait_for_function(f"document.body.dataset.step === '{n - 2}'")
+    page.keyboard.press(" ")
+    page.wait_for_function(f"document.body.dataset.step === '{n}' && !document.body.dataset.playing", timeout=5000)
+    check_step(page, state_after("selective-castle", 746, rep.moves, n), n)
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+    # play at the end starts again from the deal
+    page.select_option("#speed", "250")
+    page.click("#play")
+    page.wait_for_function("+document.body.dataset.step >= 1 && +document.body.dataset.step < 10", timeout=5000)
+    page.click("#play")
+
+
+def test_the_back_link_goes_to_the_report_when_given(page, tmp_path_factory):
+    from sim.render.replay import write_replay
+
+    folder = tmp_path_factory.mktemp("report")
+    (folder / "replays").mkdir()
+    (folder / "index.html").write_text("<!doctype html><title>the report</title><h1>Report</h1>", encoding="utf-8")
+    path = folder / "replays" / "sa-17.html"
+    rep = write_replay("streets-and-alleys", 17, "greedy", 0, path, back="../index.html")  # the report's call
+    assert rep.path == path
+    page.goto(path.as_uri() + "#move=3")
+    link = page.locator("nav.back a")
+    assert link.text_content() == "← back to the report" and link.get_attribute("href") == "../index.html"
+    link.click()
+    page.wait_for_url("**/index.html")
+    assert page.title() == "the report"
+    plain, _ = replay_page(tmp_path_factory, "streets-and-alleys", 17, "greedy")
+    page.goto(plain.as_uri())
+    assert page.locator("nav.back").count() == 0
+
+
+def test_the_boards_accessible_label_follows_the_step(page, tmp_path_factory):
+    path, rep = replay_page(tmp_path_factory, "streets-and-alleys", 17, "greedy")
+    n = len(rep.moves)
+    page.goto(path.as_uri())
+
+    def label() -> str:
+        return page.get_attribute(".board svg", "aria-label")
+
+    assert label() == f"Streets and Alleys: the deal, {n} moves to come, 0/52 cards home"
+    for k in (1, n // 2, n):
+        page.evaluate(f"location.hash = '#move={k}'")
+        page.wait_for_function(f"document.body.dataset.step === '{k}'")
+        state = state_after("streets-and-alleys", 17, rep.moves, k)
+        assert label().startswith(f"Streets and Alleys: move {k} of {n}, {rep.moves[k - 1]} (")
+        assert label().endswith(f", {state.cards_home}/52 cards home")
+    assert state.cards_home > 0
+
+
+def _in_view(page, selector: str) -> dict:
+    return page.evaluate("""(sel) => {
+      const r = document.querySelector(sel).getBoundingClientRect();
+      return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height,
+              vw: innerWidth, vh: innerHeight};
+    }""", selector)
+
+
+@pytest.mark.parametrize("slug, deal, stacked", [
+    ("beleaguered-castle", 3, False),  # 8 piles: the board shrinks a little and keeps the list beside it
+    ("bakers-dozen", 3, True),  # 13 piles: the board stays on top, the list scrolls below it
+])
+def test_a_narrow_window_keeps_the_board_in_view_while_the_list_is_used(browser, tmp_path_factory, slug, deal, stacked):
+    path, rep = replay_page(tmp_path_factory, slug, deal, "solver:budget_seconds=60")
+    n = len(rep.moves)
+    assert rep.result == "won" and n > 100
+    page = browser.new_page(viewport={"width": 760, "height": 900})
+    try:
+        page.goto(path.as_uri())
+        shot(page, f"replay-{slug}-{deal}-760-start", full_page=False)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 760  # no sideways scrolling
+        for k in (n - 3, n - 40, n - 1):
+            page.click(f'ol.moves li[data-step="{k}"]')
+            check_step(page, state_after(slug, deal, rep.moves, k), k)
+            board = _in_view(page, ".board")
+            assert 0 <= board["top"] and board["bottom"] <= board["vh"] and board["right"] <= board["vw"], board
+            current = _in_view(page, "ol.moves li.current")  # and the move clicked is on screen, below the board
+            assert current["bottom"] <= current["vh"] and (current["top"] >= board["bottom"] or current["left"] >= board["right"])
+        assert (page.evaluate("getComputedStyle(document.querySelector('.stage')).position") == "sticky") == stacked
+        # the keys step on from there and the list follows without moving the board away
+        for _ in range(3):
+            page.keyboard.press("ArrowLeft")
+        check_step(page, state_after(slug, deal, rep.moves, n - 4), n - 4)
+        board = _in_view(page, ".board")
+        assert 0 <= board["top"] and board["bottom"] <= board["vh"]
+        shot(page, f"replay-{slug}-{deal}-760-end", full_page=False)
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.keyboard.press("Home")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.keyboard.press("End")
+        check_step(page, state_after(slug, deal, rep.moves, n), n)
+        assert page.evaluate("getComputedStyle(document.querySelector('.stage')).position") != "sticky"
+        page.evaluate(f"location.hash = '#move={n // 2}'")
+        page.wait_for_function(f"document.body.dataset.step === '{n // 2}'")
+        shot(page, f"replay-{slug}-{deal}-1280-middle", full_page=False)
+    finally:
+        page.close()
+
+
+def test_verdict_marks_colour_the_moves(page, tmp_path_factory):
+    from sim.render.replay import record_replay, replay_html
+
+    rep = record_replay("streets-and-alleys", 17, "greedy", 0)
+    n = len(rep.moves)
+    rep.marks = ["keeps"] * (n // 3) + ["unknown"] * (n // 3) + [None] + ["loses"] * (n - 2 * (n // 3) - 1)
+    path = tmp_path_factory.mktemp("marks") / "marks.html"
+    path.write_text(replay_html(rep), encoding="utf-8")
+    page.goto(path.as_uri() + f"#move={n // 3 + 3}")
+    assert page.locator("ol.moves li.mark-keeps").count() == n // 3
+    assert page.locator("ol.moves li.mark-loses").count() == n - 2 * (n // 3) - 1
+    assert page.locator("ul.legend li").all_text_contents()[0] == "keeps the deal winnable"
+    shot(page, "replay-marks")

@@ -30,8 +30,31 @@ def shot(page, name: str, full: bool = True) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
-def test_the_report_reads_in_a_1280_pixel_window(browser, tmp_path):
-    """The report at 1280 pixels: nothing wider than the window, every figure drawn, the contents linked; a screenshot kept."""
+#: per table cell: its width, and the width its longest word takes in the cell's own font (a cell narrower than
+#: that breaks a word, or letters one per line)
+_CELLS = r"""() => {
+  const probe = document.createElement('span');
+  probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+  document.body.appendChild(probe);
+  const out = [];
+  for (const td of document.querySelectorAll('td, th')) {
+    const cs = getComputedStyle(td);
+    if (td.offsetParent === null) continue;  // in a folded table: not laid out
+    probe.style.font = cs.font;
+    let longest = 0, word = '';
+    for (const w of td.textContent.split(/\s+/)) {
+      probe.textContent = w;
+      if (probe.getBoundingClientRect().width > longest) { longest = probe.getBoundingClientRect().width; word = w; }
+    }
+    const inner = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    out.push([word, Math.round(inner), Math.round(longest)]);
+  }
+  probe.remove();
+  return out;
+}"""
+
+
+def _report(tmp_path):
     import sys
 
     sys.path.insert(0, str(Path(__file__).parent))
@@ -39,13 +62,36 @@ def test_the_report_reads_in_a_1280_pixel_window(browser, tmp_path):
 
     from analysis.report import build_report
 
-    index = build_report(write_dataset(tmp_path / "data", deals=300), tmp_path / "report", reference=None, replays=False)
-    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    return build_report(write_dataset(tmp_path / "data", deals=300), tmp_path / "report", reference=None, replays=False)
+
+
+def test_the_first_screen_answers_and_the_page_reads_at_1280_by_800(browser, tmp_path):
+    """At 1280x800: the three winnability figures and the answer figure in the first screen; nothing wider than the
+    window; no table cell narrower than its longest word; no figure shown at less than a third of its pixel width;
+    every contents link goes somewhere. Screenshots of the first screen and of the whole page are kept."""
+    index = _report(tmp_path)
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         pg.goto(index.as_uri())
+        shot(pg, "report-first-screen", full=False)
+        cards = pg.evaluate("[...document.querySelectorAll('.card')].map(c => [c.querySelector('.big').textContent, "
+                            "c.getBoundingClientRect().bottom])")
+        assert len(cards) == 3 and all(text.endswith("%") and bottom <= 800 for text, bottom in cards), cards
+        answer = pg.evaluate("(() => { const r = document.querySelector('#figure-answer img').getBoundingClientRect();"
+                             " return [r.top, r.bottom, r.width]; })()")
+        assert answer[0] >= 0 and answer[1] <= 800 and answer[2] > 300, answer
+        for game in ("Selective Castle", "Streets and Alleys", "Beleaguered Castle"):
+            assert game in pg.evaluate("[...document.querySelectorAll('.card .game')].map(g => g.textContent).join('|')")
+
         assert pg.evaluate("document.documentElement.scrollWidth") <= 1280
-        widths = pg.evaluate("[...document.querySelectorAll('figure img')].map(i => [i.naturalWidth, i.getBoundingClientRect().right])")
-        assert widths and all(w > 0 and right <= 1280 for w, right in widths)
+        narrow = [c for c in pg.evaluate(_CELLS) if c[1] + 1 < c[2]]
+        assert not narrow, f"cells narrower than their longest word: {narrow[:5]}"
+        pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        narrow = [c for c in pg.evaluate(_CELLS) if c[1] + 1 < c[2]]
+        assert not narrow, f"cells of folded tables narrower than their longest word: {narrow[:5]}"
+        images = pg.evaluate("[...document.querySelectorAll('figure img')].map(i => [i.naturalWidth, "
+                             "i.getBoundingClientRect().width, i.getBoundingClientRect().right])")
+        assert images and all(shown >= natural / 3 and right <= 1280 for natural, shown, right in images), images
         tables = pg.evaluate("[...document.querySelectorAll('.tablebox')].map(b => b.getBoundingClientRect().right)")
         assert tables and max(tables) <= 1280
         links = pg.evaluate("[...document.querySelectorAll('nav.toc a')].map(a => document.querySelector(a.getAttribute('href')) !== null)")

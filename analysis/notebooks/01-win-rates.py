@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -16,48 +18,78 @@
 #
 # The study's shipped data (`data/published`, or any dataset named by
 # `CASTLE_DATA`): each game's winnability under perfect play beside the
-# published figures, the games compared **deal by deal** under perfect play
-# (the same tableau in each), and every player's win rate beside perfect play.
+# published figures, the games compared **deal by deal** under perfect play,
+# and every player's win rate beside perfect play.
+#
+# *Deal by deal* pairs the same seed and deal number, that is the same
+# shuffled deck. Selective Castle and Streets and Alleys then share their
+# tableau; Beleaguered Castle does not: it takes the deck's four Aces out to
+# the foundations and deals the other 48 cards, in the same order, into 8
+# piles of 6.
 
 # %% tags=["parameters"]
-DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published
+DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published (here, else the checkout's)
 
 # %%
+import pandas as pd
+
 from analysis import plots, stats, winnability
-from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order
-from analysis.notebooks import open_study
+from analysis.games import BELEAGUERED, SELECTIVE, STREETS, STUDY, in_study_order, name
+from analysis.notebooks import interval, open_study, pct, points, show, study_players
 
 df, manifests, FIGURES = open_study(DATA)
 games = in_study_order(df.game)
-players = stats.players_by_strength(df)
+study = [g for g in games if g in STUDY]
+players = study_players(df)
 solver = df[df.player.map(stats.is_solver)]
-print(f"{len(df):,} games from {len(manifests)} experiment(s); games: {games}; players: {players}")
+print(f"{len(df):,} games from {len(manifests)} experiment(s)")
+print(f"games: {', '.join(name(g) for g in games)}")
+print(f"players of the study's games, weakest first: {', '.join(players)}")
 
 # %% [markdown]
 # ## Winnability, beside Blake & Gent's Solvitaire
-# Unknown verdicts count both ways: the interval runs from "all lost" to "all won"; the estimate is its midpoint.
+# Every game the solver played, the study's first. Unknown verdicts count both ways: the interval runs from "all
+# lost" to "all won"; the estimate is its midpoint. Solvitaire's figures are given with their own 95% half-width.
 
 # %%
-winnability.winnability(solver) if len(solver) else "no solver rows in this dataset"
+if len(solver):
+    w = winnability.winnability(solver).set_index("game").loc[in_study_order(solver.game)].reset_index()
+    display(pd.DataFrame({  # noqa: F821 (a notebook builtin)
+        "game": [name(g) for g in w.game], "deals": w.deals, "won": w.won, "lost": w.lost, "unknown": w.unknown,
+        "winnable": [pct(x, 2) for x in w.rate], "95% interval": [interval(a, b, 2) for a, b in zip(w.ci_low, w.ci_high)],
+        "Solvitaire": [f"{pct(p, 2)} ± {100 * h:.2f}" if p == p else "" for p, h in zip(w.published, w.published_half_width)],
+        "intervals overlap": ["" if o is None else "yes" if o else "no" for o in w.overlaps]}))
+else:
+    print("no solver rows in this dataset")
 
 # %% [markdown]
 # ## Under perfect play, deal by deal
-# Rows: the first game's verdict; columns: the second's. The difference counts an unknown as not won.
+# Each table counts the deals both games were solved on (the same seed and deal number: the same shuffled deck) by
+# the first game's verdict (rows) and the second's (columns). The difference counts an unknown as not won.
 
 # %%
 for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
     pp = winnability.perfect_play_pair(solver, a, b)
     if pp is None:
         continue
-    print(f"{a} - {b}: {100 * pp.diff:+.2f} points [{100 * pp.diff_low:+.2f}, {100 * pp.diff_high:+.2f}] on {pp.deals:,} deals; "
-          f"won in {b} but lost in {a}: {pp.a_lost_b_won or 'none'}")
-    display(pp.table)  # noqa: F821 (a notebook builtin)
+    print(f"{name(a)} minus {name(b)}: {points(pp.diff)} points [{points(pp.diff_low)} to {points(pp.diff_high)}] "
+          f"on {pp.deals:,} deals; won in {name(b)} but lost in {name(a)}: {pp.a_lost_b_won or 'none'}")
+    display(pp.table.rename_axis(index=f"{name(a)} ↓", columns=f"{name(b)} →"))  # noqa: F821 (a notebook builtin)
 
 # %% [markdown]
 # ## Every player beside perfect play
+# The players of two study games or more, weakest first (the variants of one game's experiments, such as the
+# advice's, are in notebook 02), and perfect play; 95% intervals. Each on its own deals: a player over the deals it
+# played, perfect play over every deal the solver settled (many more in Selective Castle), so a strong player can
+# come out a little above perfect play.
 
 # %%
-rates = winnability.rates_with_perfect_play(df, solver)
-fig = plots.headline(rates, players, games)
-fig.savefig(FIGURES / "01-win-rates.png", dpi=110, bbox_inches="tight")
-rates
+rates = winnability.rates_with_perfect_play(df[df.game.isin(study)], solver[solver.game.isin(study)])
+if len(rates):
+    show(plots.headline(rates, players, study), FIGURES / "01-win-rates.png")
+shown = [p for p in players + [winnability.PERFECT] if (rates.player == p).any()]
+table = pd.DataFrame({"player": shown})
+for game in study:
+    r = rates[rates.game == game].set_index("player")
+    table[name(game)] = [f"{pct(r.rate[p])} [{interval(r.ci_low[p], r.ci_high[p])}]" if p in r.index else "" for p in shown]
+table

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -17,35 +19,75 @@
 # Each rung's share of the solver's winnable deals won against its CPU per
 # deal; a deal's difficulty as the cheapest rung that wins it, side by side
 # for the three games on the same deals.
+#
+# *The same deals* are the same seed and deal number, that is the same
+# shuffled deck. Selective Castle and Streets and Alleys then share their
+# tableau; Beleaguered Castle does not: it takes the deck's four Aces out to
+# the foundations and deals the other 48 cards, in the same order, into 8
+# piles of 6.
 
 # %% tags=["parameters"]
-DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published
+DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published (here, else the checkout's)
 
 # %%
-from analysis import ladder, plots
-from analysis.games import SELECTIVE, STREETS, in_study_order
-from analysis.notebooks import open_study
+import matplotlib.colors
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from analysis import ladder, plots, stats
+from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order, name
+from analysis.notebooks import interval, open_study, pct, show, study_players
 
 df, _, FIGURES = open_study(DATA)
-games = in_study_order(df.game)
+# the rungs: the players of two study games or more (the variants of one game's experiments are not rungs, and their
+# deals would shrink the deals every rung played); a game only one rung played has no ladder
+players = study_players(df)
+heur = df[~df.player.map(stats.is_solver) & df.player.isin(players)]
+per_game = heur.groupby("game", observed=True).player.nunique()
+games = [g for g in in_study_order(heur.game) if per_game.get(g, 0) >= 2]
+heur = heur[heur.game.isin(games)]
 solved = ladder.verdicts(df)
-print(f"rungs, cheapest first: {ladder.rungs(df)}; deals the solver settled: {len(solved):,}")
+# a rung's colour, the same in both figures: tab10 without its grey (the difficulty's "unknown" and "unwinnable" are grey)
+palette = [c for i, c in enumerate(plt.get_cmap("tab10").colors) if i != 7] + [plt.get_cmap("tab20b").colors[0]]
+colours = {p: matplotlib.colors.to_hex(palette[i % len(palette)]) for i, p in enumerate(players)}
+print(f"games: {', '.join(name(g) for g in games)}")
+print(f"rungs, cheapest first: {', '.join(ladder.rungs(heur))}; deals the solver settled: {len(solved):,}")
+
+# %% [markdown]
+# ## The ladder
+# The share of winnable deals won is over the deals the solver won (a game without solver rows shows the win rate).
 
 # %%
-table = ladder.ladder_table(df, solved)
-plots.ladder(table, games).savefig(FIGURES / "03-ladder.png", dpi=110, bbox_inches="tight")
-table
+table = ladder.ladder_table(heur, solved)
+if len(table):
+    show(plots.ladder(table, games, colours), FIGURES / "03-ladder.png")
+pd.DataFrame({"game": [name(g) for g in table.game], "player": table.player, "deals": table.deals,
+              "win rate": [pct(x) for x in table.rate], "winnable won": [pct(x) for x in table.share_of_winnable],
+              "95% interval": [interval(a, b) for a, b in zip(table.share_ci_low, table.share_ci_high)],
+              "CPU ms mean": table.cpu_ms_mean.round(1), "median": table.cpu_ms_median.round(1)})
 
 # %% [markdown]
 # ## Difficulty by rung
+# A deal's difficulty is the cheapest rung that wins it; if none does, "solver only" when the solver won it,
+# "unwinnable" when it proved it lost, "unknown" otherwise. Only deals every rung of a game played count.
 
 # %%
-diff = ladder.difficulty_by_rung(df, solved)
+diff = ladder.difficulty_by_rung(heur, solved)
 shares = ladder.difficulty_shares(diff)
 if len(shares):
-    plots.difficulty(shares[[g for g in games if g in shares.columns]]).savefig(FIGURES / "03-difficulty.png", dpi=110,
-                                                                              bbox_inches="tight")
-shares
+    shares = shares[[g for g in games if g in shares.columns]]
+    show(plots.difficulty(shares, colours), FIGURES / "03-difficulty.png")
+    shares = shares[shares.sum(axis=1) > 0]
+shares.apply(lambda col: col.map(pct)).rename(columns=name) if len(shares) else shares
+
+# %% [markdown]
+# ## The same deal in two games
+# Deals counted by their difficulty in the first game (rows) and in the second (columns); classes no deal has are
+# left out.
 
 # %%
-ladder.paired_difficulty(diff, SELECTIVE, STREETS) if len(diff) else None
+for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
+    if len(diff) and {a, b} <= set(diff.game):
+        cross = ladder.paired_difficulty(diff, a, b)
+        cross = cross.loc[cross.sum(axis=1) > 0, cross.sum() > 0]
+        display(cross.rename_axis(index=f"{name(a)} ↓", columns=f"{name(b)} →"))  # noqa: F821 (a notebook builtin)

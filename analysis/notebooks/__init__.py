@@ -1,4 +1,11 @@
-"""Execute the notebooks (their jupytext scripts) on a dataset: ``make figures`` and the tests."""
+"""Execute the notebooks (their jupytext scripts) on a dataset: ``make figures`` and the tests.
+
+A notebook may be opened from anywhere (Jupyter starts its kernel in the
+notebook's own folder, ``analysis/notebooks/``): :func:`open_study` finds the
+shipped data and the figures folder from the checkout the package lives in,
+never relative to an arbitrary current folder (see :func:`find_data` and
+:func:`figures_folder`).
+"""
 
 from __future__ import annotations
 
@@ -7,57 +14,163 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 NOTEBOOKS = sorted(HERE.glob("[0-9][0-9]-*.py"))
+#: The checkout the package lives in: its data/published is the data a notebook falls back to, its reports/figures
+#: where figures go (the tests point it elsewhere).
+CHECKOUT = Path(__file__).resolve().parents[2]
+#: The resolution figures are saved at (on screen they show at the notebook's own).
+DPI = 200
+
+
+def _holds_results(path: Path) -> bool:
+    from ..load import parquet_parts
+
+    return bool(parquet_parts(path))
+
+
+def find_data(data: str | Path | None = None) -> Path:
+    """The dataset a notebook reads: ``data`` if given, else ``$CASTLE_DATA`` if set, else ``data/published``
+    in the current folder if it holds results, else the ``data/published`` of the checkout (:data:`CHECKOUT`).
+
+    A folder named by ``data`` or ``$CASTLE_DATA`` is taken as it is (:func:`open_study` reports it if it holds
+    no results); otherwise a :class:`~analysis.load.ResultsError` names every folder tried when none holds results.
+    """
+    from ..load import ResultsError
+
+    if data:
+        return Path(data)
+    if os.environ.get("CASTLE_DATA"):
+        return Path(os.environ["CASTLE_DATA"])
+    tried = []
+    for candidate in (Path.cwd() / "data" / "published", CHECKOUT / "data" / "published"):
+        if candidate in tried:
+            continue
+        if _holds_results(candidate):
+            return candidate
+        tried.append(candidate)
+    raise ResultsError("no results found; tried " + " and ".join(str(t) for t in tried)
+                       + " (set CASTLE_DATA, or the notebook's DATA, to a dataset or a folder of them)")
+
+
+def figures_folder() -> Path:
+    """Where a notebook saves its figures: ``$CASTLE_FIGURES`` if set, else the checkout's ``reports/figures``."""
+    return Path(os.environ.get("CASTLE_FIGURES") or CHECKOUT / "reports" / "figures")
 
 
 def open_study(data: str | Path | None = None):
-    """A notebook's start: its dataset (``data``, else ``$CASTLE_DATA``, else data/published), loaded.
+    """A notebook's start: its dataset (:func:`find_data`), loaded.
 
     Returns ``(df, manifests, figures)``: every row, the experiments'
     manifests, and the folder the notebook saves its figures to
-    (``$CASTLE_FIGURES``, else reports/figures), created.
+    (:func:`figures_folder`), created.
     """
-    from ..load import load_study
+    from ..load import ResultsError, load_study
 
-    data = Path(data or os.environ.get("CASTLE_DATA", "data/published"))
-    figures = Path(os.environ.get("CASTLE_FIGURES", "reports/figures"))
+    path = find_data(data)
+    source = "DATA" if data else "CASTLE_DATA" if os.environ.get("CASTLE_DATA") else None
+    if source and not _holds_results(path):
+        raise ResultsError(f"no results in {path} (named by {source}; expected a dataset or a folder of them)")
+    df, manifests = load_study(path)
+    figures = figures_folder()
     figures.mkdir(parents=True, exist_ok=True)
-    df, manifests = load_study(data)
     return df, manifests, figures
 
 
-def execute(script: Path, data: Path, figures: Path, out: Path | None = None, timeout: int = 600) -> Path:
+def show(fig, path: str | Path) -> Path:
+    """Save ``fig`` to ``path`` at :data:`DPI` and show it once in the notebook.
+
+    The figure is closed first, so the inline backend does not show it a
+    second time at the end of the cell; outside a notebook nothing is shown.
+    """
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    plt.close(fig)
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # a script run without IPython: the file is the figure
+        return path
+    if get_ipython() is not None:
+        display(fig)
+    return path
+
+
+def study_players(df) -> list[str]:
+    """The heuristic players that played two games of the study or more (the ladder's rungs, not the variants
+    of one game's experiments, such as the advice's), weakest first: the report's rule
+    (:func:`analysis.compare.headline_players`)."""
+    from ..compare import headline_players
+    from ..stats import players_by_strength
+
+    return headline_players(df, players_by_strength(df))
+
+
+def _missing(x) -> bool:
+    import pandas as pd
+
+    return x is None or bool(pd.isna(x))
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage for a table (empty when missing)."""
+    return "" if _missing(x) else f"{100 * x:.{digits}f}%"
+
+
+def interval(lo: float, hi: float, digits: int = 1) -> str:
+    """A 95% interval of shares, in percent, for a table (empty when missing)."""
+    return "" if _missing(lo) or _missing(hi) else f"{100 * lo:.{digits}f} to {100 * hi:.{digits}f}"
+
+
+def points(x: float, digits: int = 2) -> str:
+    """A difference of shares in signed percentage points (empty when missing)."""
+    return "" if _missing(x) else f"{100 * x:+.{digits}f}"
+
+
+def execute(script: Path, data: Path | None, figures: Path | None, out: Path | None = None, timeout: int = 600,
+            cwd: Path | None = None) -> Path:
     """Run one notebook script top to bottom with ``data`` and ``figures``; write the executed .ipynb.
 
-    The committed .ipynb beside each script stays output-free; executed
-    copies go to ``out`` (``reports/notebooks/`` for ``make figures``).
+    ``data`` and ``figures`` become ``$CASTLE_DATA`` and ``$CASTLE_FIGURES``;
+    None leaves the variable unset, so the notebook finds its data and its
+    figures folder as it does when opened by hand (:func:`find_data`,
+    :func:`figures_folder`). ``cwd``: the kernel's working folder (default
+    the checkout). The committed .ipynb beside each script stays
+    output-free; executed copies go to ``out`` (``reports/notebooks/`` for
+    ``make figures``).
     """
     import jupytext
     from nbclient import NotebookClient
 
     nb = jupytext.read(script)
-    env = {"CASTLE_DATA": str(Path(data).resolve()), "CASTLE_FIGURES": str(Path(figures).resolve())}
+    env = {"CASTLE_DATA": str(Path(data).resolve()) if data is not None else None,
+           "CASTLE_FIGURES": str(Path(figures).resolve()) if figures is not None else None}
     old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
+    _set(env)
     try:
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(HERE.parents[1])}}).execute()
+        path = str(Path(cwd or CHECKOUT).resolve())
+        NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": path}}).execute()
     finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+        _set(old)
     out = out or script.with_suffix(".ipynb")
     jupytext.write(nb, out, fmt="ipynb")
     return out
 
 
+def _set(env: dict[str, str | None]) -> None:
+    for k, v in env.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
+
+
 def main() -> None:
     import sys
 
-    root = HERE.parents[1]
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "data" / "published"
-    figures = root / "reports" / "figures"
-    executed = root / "reports" / "notebooks"
+    data = Path(sys.argv[1]) if len(sys.argv) > 1 else CHECKOUT / "data" / "published"
+    figures = figures_folder()
+    executed = CHECKOUT / "reports" / "notebooks"
     executed.mkdir(parents=True, exist_ok=True)
     for script in NOTEBOOKS:
         print(execute(script, data, figures, out=executed / f"{script.stem}.ipynb"))

@@ -1,109 +1,147 @@
-"""The report's page: headings with a table of contents, paragraphs, tables (also as CSV), figures (also as PNG).
+"""What a section hands its template: tables (also written as CSV) and figures (also written as PNG).
 
-One self-contained HTML file: figures are embedded, the styles inline, no
-script and no network. Tables fit a 1280-pixel window: long labels break at
-their commas and a wide table scrolls inside its own box.
+The page is one self-contained HTML file: figures are embedded, the styles
+inline, no script and no network. Figures are drawn at 200 dpi and shown at
+half their pixel width, so they stay sharp on high-resolution screens and
+never shrink below half size in a 1280-pixel window. A table longer than
+:data:`LONG` rows folds into a ``<details>`` box; every table is also a CSV
+file beside the page, with its raw values.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 import io
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import matplotlib.pyplot as plt
 import pandas as pd
 
-CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif;max-width:1180px;margin:1.5em auto;padding:0 1em;color:#222;line-height:1.5}
-h1{font-size:1.7em;margin-bottom:.2em} h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:2em} h3{margin-top:1.4em}
-nav.toc{background:#f7f7f7;border:1px solid #e4e4e4;padding:.5em 1em;margin:1em 0;columns:2;font-size:.92em} nav.toc a{display:block}
-.tablebox{max-width:100%;overflow-x:auto;margin:.8em 0}
-table{border-collapse:collapse;font-size:.86em} th,td{padding:.25em .6em;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
-th{background:#f4f4f4;font-weight:600} td.l,th.l{text-align:left;max-width:22em;overflow-wrap:anywhere}
-.answer{background:#f1f7f2;border-left:5px solid #1b7837;padding:.8em 1.1em;margin:1em 0} .missing{color:#8a2f2f}
-.note{color:#555;font-size:.92em}
-figure{margin:1em 0} img{max-width:100%;height:auto} figcaption{color:#555;font-size:.9em}
-pre{background:#f6f6f6;padding:1em;overflow-x:auto;font-size:.78em;max-height:30em}
-"""
+DPI = 200  #: figures' resolution; shown at 100 CSS pixels an inch
+LONG = 14  #: a table with more rows than this is folded (its summary line says what it holds)
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """An anchor for a heading: lower case, words joined by hyphens."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
-def breakable(text: str) -> str:
-    """``text`` escaped for HTML, allowed to break after each comma (player labels with parameters)."""
-    return html.escape(str(text)).replace(",", ",<wbr>")
-
-
 def pct(x: float, digits: int = 2) -> str:
+    """A share as a percentage (``n/a`` when missing)."""
     return "n/a" if pd.isna(x) else f"{100 * x:.{digits}f}%"
 
 
 def points(x: float, digits: int = 2) -> str:
+    """A difference of shares in percentage points, signed."""
     return "n/a" if pd.isna(x) else f"{100 * x:+.{digits}f}"
 
 
-class Page:
-    """Collects the report's parts; figures go to ``out/figures`` and tables to ``out/tables`` as well."""
+def interval(lo: float, hi: float, digits: int = 2) -> str:
+    """A 95% interval of shares, in percent."""
+    return "n/a" if pd.isna(lo) else f"{100 * lo:.{digits}f}–{100 * hi:.{digits}f}%"
 
-    def __init__(self, out: Path):
-        self.out = out
-        self.parts: list[str] = []
-        self.toc: list[tuple[str, str]] = []
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-        (out / "tables").mkdir(parents=True, exist_ok=True)
 
-    def h2(self, text: str) -> None:
-        anchor = _slug(text)
-        while any(a == anchor for a, _ in self.toc):
-            anchor += "-x"
-        self.toc.append((anchor, text))
-        self.parts.append(f'<h2 id="{anchor}">{html.escape(text)}</h2>')
+def diff_interval(d: float, lo: float, hi: float, digits: int = 2) -> str:
+    """A paired difference with its interval, in points: ``+48.36 [+47.38, +49.34]``."""
+    return "n/a" if pd.isna(d) else f"{points(d, digits)} [{points(lo, digits)}, {points(hi, digits)}]"
 
-    def h3(self, text: str) -> None:
-        self.parts.append(f"<h3>{html.escape(text)}</h3>")
 
-    def p(self, text: str, cls: str = "") -> None:
-        """A paragraph of trusted HTML (callers escape what comes from data)."""
-        attr = f' class="{cls}"' if cls else ""
-        self.parts.append(f"<p{attr}>{text}</p>")
+def hours(seconds: float) -> str:
+    """CPU time in hours with two significant figures (never "0.0" for a few minutes)."""
+    h = seconds / 3600
+    return "0" if h == 0 else f"{h:,.0f}" if h >= 100 else f"{h:.2g}"
 
-    def raw(self, text: str) -> None:
-        self.parts.append(text)
 
-    def figure(self, fig: plt.Figure, name: str, caption: str) -> None:
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-        (self.out / "figures" / f"{name}.png").write_bytes(buf.getvalue())
-        plt.close(fig)
-        data = base64.b64encode(buf.getvalue()).decode()
-        self.parts.append(f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-                          f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+@dataclass
+class Table:
+    """A table as the template draws it: header, rows of text, how many leading columns are labels."""
 
-    def table(self, df: pd.DataFrame, name: str, formats: dict | None = None, left: int = 1) -> None:
-        """``df`` as CSV (raw values) and as an HTML table (``formats``: column -> function to text).
+    name: str
+    columns: list[str]
+    rows: list[list[str]]
+    left: int = 1
+    csv: str = ""  #: the CSV file, relative to the page
+    summary: str = ""  #: what a folded table's summary line says
+    folded: bool = False
+    kinds: list[str] = field(default_factory=list)  #: per column: "l" a label, "t" text (both left, wrapping), "n" a number
 
-        The first ``left`` columns are labels: left-aligned, breaking at commas.
+
+#: a cell that reads as a number, a share, an interval or a count: right-aligned, never broken
+NUMBER = re.compile(r"^[\s\d.,:;%+\-−–/\[\]()<>e×]*$")
+
+
+def _kind(cells: list[str]) -> str:
+    """A column of numbers (right-aligned, unbroken) or of text (left-aligned, wrapping between words)."""
+    words = [c for c in cells if c]
+    numeric = all(NUMBER.match(c) and any(ch.isdigit() for ch in c) for c in words if c not in ("n/a", "yes", "no", "NO", "none"))
+    return "n" if numeric else "t"
+
+
+@dataclass
+class Figure:
+    """A figure as the template draws it: the PNG as a data URI, its file, its size in CSS pixels, a caption."""
+
+    name: str
+    uri: str
+    file: str
+    width: int
+    height: int
+    caption: str
+    alt: str = ""
+
+
+@dataclass
+class Artifacts:
+    """Writes a report's tables (CSV) and figures (PNG) into its folder, and makes their :class:`Table`/:class:`Figure`."""
+
+    out: Path
+    written: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        (self.out / "figures").mkdir(parents=True, exist_ok=True)
+        (self.out / "tables").mkdir(parents=True, exist_ok=True)
+
+    def table(self, df: pd.DataFrame, name: str, formats: dict[str, Callable] | None = None, left: int = 1,
+              raw: pd.DataFrame | None = None, summary: str = "", fold: bool | None = None) -> Table:
+        """``df`` shown with ``formats`` (column -> value to text); ``raw`` (default ``df``) written as CSV.
+
+        ``fold``: fold the table into a details box (default: when longer than :data:`LONG` rows).
         """
-        df.to_csv(self.out / "tables" / f"{name}.csv", index=False)
+        (raw if raw is not None else df).to_csv(self.out / "tables" / f"{name}.csv", index=False)
+        self.written.append(f"tables/{name}.csv")
         formats = formats or {}
-        head = "".join(f'<th class="{"l" if i < left else ""}">{html.escape(str(c))}</th>' for i, c in enumerate(df.columns))
-        body = []
-        for _, row in df.iterrows():
+        rows = []
+        for values in df.itertuples(index=False, name=None):
             cells = []
-            for i, c in enumerate(df.columns):
-                v = row[c]
-                text = formats[c](v) if c in formats else ("" if v is None or (isinstance(v, float) and pd.isna(v)) else str(v))
-                cells.append(f'<td class="l">{breakable(text)}</td>' if i < left else f"<td>{html.escape(text)}</td>")
-            body.append("<tr>" + "".join(cells) + "</tr>")
-        self.parts.append(f'<div class="tablebox"><table><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
+            for c, v in zip(df.columns, values):
+                if c in formats:
+                    cells.append(formats[c](v))
+                else:
+                    cells.append("" if v is None or (isinstance(v, float) and pd.isna(v)) else
+                                 f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v))
+            rows.append(cells)
+        folded = len(rows) > LONG if fold is None else fold
+        kinds = ["l" if i < left else _kind([row[i] for row in rows]) for i in range(len(df.columns))]
+        return Table(name, [str(c) for c in df.columns], rows, left, f"tables/{name}.csv",
+                     summary or f"The table: {len(rows)} rows", folded, kinds)
 
-    def html(self, title: str, intro: str) -> str:
-        toc = "".join(f'<a href="#{a}">{html.escape(t)}</a>' for a, t in self.toc)
-        return (f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{html.escape(title)}</title>"
-                f"<meta name=viewport content='width=device-width, initial-scale=1'><style>{CSS}</style></head>"
-                f"<body><h1>{html.escape(title)}</h1>{intro}<nav class=toc>{toc}</nav>" + "\n".join(self.parts) + "</body></html>")
+    def figure(self, fig: plt.Figure, name: str, caption: str, alt: str = "") -> Figure:
+        """Save ``fig`` as PNG (200 dpi) and close it; the page shows it at half its pixel size."""
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+        plt.close(fig)
+        png = buf.getvalue()
+        (self.out / "figures" / f"{name}.png").write_bytes(png)
+        self.written.append(f"figures/{name}.png")
+        width, height = _png_size(png)
+        scale = 100 / DPI
+        return Figure(name, "data:image/png;base64," + base64.b64encode(png).decode(), f"figures/{name}.png",
+                      round(width * scale), round(height * scale), caption, alt or caption)
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height of a PNG, read from its header."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")

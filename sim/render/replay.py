@@ -4,10 +4,21 @@ The page holds one SVG board (:func:`~sim.render.svg.board_svg` of the
 deal, every card a glyph), the game's positions as compact JSON, and a small
 inline script that moves the card glyphs to each position: first / previous
 / next / last buttons, the arrow keys (Home and End too), a slider, and the
-move list with the current move highlighted (a click on a move goes there).
+move list with the current move highlighted (a click on a move goes there),
+and a play / pause button (or the space bar) that steps on by itself.
 A status line gives the cards home, the empty piles and the base at each
 step; a lost game ends on the position where the player stopped, with its
 legal moves listed. Nothing is loaded from the network.
+
+The address links to the move shown: ``page.html#move=40`` opens at move 40,
+and stepping rewrites the ``#move=N`` (without adding history entries). The
+move list scrolls in its own box, beside the board while the board can keep
+:data:`SIDE_BY_SIDE` of its size there; on a narrower window the board stays
+at the top of the window and the list scrolls below it. Stepping keeps the
+current move in view inside the list, never scrolling the board away.
+``back=`` puts a link back to the report on top; a :class:`Replay` with
+``marks`` colours each move of the list by a verdict (``mark-keeps``,
+``mark-loses``, ``mark-unknown``) with a legend.
 
 For the report::
 
@@ -16,14 +27,18 @@ For the report::
     rep.result, len(rep.moves), rep.path
 
 ``player="solver"`` (with parameters, e.g. ``"solver:budget_seconds=10"``)
-replays the solver's win; a deal it proved lost, or could not settle,
-gives a page showing the deal and saying so.
+replays the solver's win, tidied for reading by :func:`~sim.render.tidy.tidy_line`
+(shuffles that go nowhere taken out; the page says so and how long the
+solver's own line was; ``tidy=False`` shows the line as the solver found it);
+a deal it proved lost, or could not settle, gives a page showing the deal
+and saying so.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,6 +76,10 @@ class Replay:
     legal_at_end: list[Move] = field(default_factory=list)
     extra: dict = field(default_factory=dict)  #: the player's own columns (the solver's nodes)
     path: Path | None = None  #: where :func:`write_replay` wrote the page
+    #: a verdict per move (``"keeps"``, ``"loses"``, ``"unknown"`` or None), drawn as ``mark-<value>`` classes
+    marks: list[str | None] | None = None
+    #: the solver's own line's length when ``moves`` is that line tidied for reading (:mod:`sim.render.tidy`)
+    tidied_from: int | None = None
 
     @property
     def cards_home(self) -> int:
@@ -73,8 +92,11 @@ class Replay:
 
 
 def record_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, *, max_moves: int | None = None,
-                  state=None) -> Replay:
-    """Play ``deal`` (or ``state``, e.g. a board) with ``player`` and keep every position."""
+                  state=None, tidy: bool = True) -> Replay:
+    """Play ``deal`` (or ``state``, e.g. a board) with ``player`` and keep every position.
+
+    A solver's win is shown tidied (:func:`~sim.render.tidy.tidy_line`) unless ``tidy=False``.
+    """
     from ..core.deals import parse_deal_id
     from ..core.game import Game
     from ..players.loop import play_choice
@@ -87,24 +109,33 @@ def record_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, 
     start = g.deal(deal, seed) if state is None else state
     number = parse_deal_id(deal)[1] if state is None else 0
     record = play_choice(choice, start.copy(), seed, number)
+    result = str(record.result)
+    moves, tidied_from = list(record.moves), None
+    if tidy and result == "won" and choice.name.startswith("solver"):
+        from .tidy import tidy_line
+
+        moves = tidy_line(start, moves)
+        tidied_from = len(record.moves)
     walk = start.copy()
     positions, cards = [walk.position()], []
-    for m in record.moves:
+    for m in moves:
         cards.append(moved_card(positions[-1], m, played=False))
         walk.push(m)
         positions.append(walk.position())
-    result = str(record.result)
     legal = [] if result in ("won", "lost", "unknown") else list(walk.legal_moves)
-    return Replay(g.rules, str(deal), seed, choice.label, result, list(record.moves), positions, cards, legal,
-                  dict(record.extra or {}))
+    return Replay(g.rules, str(deal), seed, choice.label, result, moves, positions, cards, legal,
+                  dict(record.extra or {}), tidied_from=tidied_from)
 
 
 def write_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, path: str | Path = "replay.html", *,
-                 max_moves: int | None = None) -> Replay:
-    """Play ``deal`` of ``seed`` with ``player`` and write its replay page to ``path``; the :class:`Replay` (``.path`` set)."""
-    rep = record_replay(game, deal, player, seed, max_moves=max_moves)
+                 max_moves: int | None = None, back: str | None = None, tidy: bool = True) -> Replay:
+    """Play ``deal`` of ``seed`` with ``player`` and write its replay page to ``path``; the :class:`Replay` (``.path`` set).
+
+    ``back``: a URL relative to the page (e.g. ``"../index.html"``) for a "back to the report" link on top.
+    """
+    rep = record_replay(game, deal, player, seed, max_moves=max_moves, tidy=tidy)
     path = Path(path)
-    path.write_text(replay_html(rep), encoding="utf-8")
+    path.write_text(replay_html(rep, back=back), encoding="utf-8")
     rep.path = path
     return rep
 
@@ -145,8 +176,31 @@ def _move_html(move: Move, card: int | None) -> str:
     return f'{what} <span class="mv">{html.escape(str(move))}</span> <span class="to">{where}</span>'
 
 
-def replay_html(rep: Replay) -> str:
-    """The page: one HTML file, no network."""
+#: what each verdict mark means, in the legend's order (other values are shown as they are)
+MARKS = {
+    "keeps": "keeps the deal winnable",
+    "loses": "loses a winnable deal",
+    "unknown": "not settled",
+}
+LIST_W = 256  #: the move list's width beside the board
+SIDE_BY_SIDE = 0.72  #: the smallest scale of the board kept beside the move list; narrower, the list goes below
+
+
+def _mark_class(mark: str) -> str:
+    return "mark-" + re.sub(r"[^a-z0-9-]+", "-", str(mark).lower()).strip("-")
+
+
+def _legend(marks: list[str | None]) -> str:
+    present = list(dict.fromkeys(m for m in marks if m))
+    order = [m for m in MARKS if m in present] + [m for m in present if m not in MARKS]
+    if not order:
+        return ""
+    items = "".join(f'<li class="{_mark_class(m)}">{html.escape(MARKS.get(m, m))}</li>' for m in order)
+    return f'<ul class="legend" aria-label="what the colours of the moves mean">{items}</ul>'
+
+
+def replay_html(rep: Replay, back: str | None = None) -> str:
+    """The page: one HTML file, no network. ``back``: a relative URL for a "back to the report" link on top."""
     rules = rep.rules
     rows = max(max((len(p) for p in pos.piles[: rules.n_tableau]), default=1) for pos in rep.positions)
     lay = Layout(rules, max(rows, 1), title=False)
@@ -170,16 +224,29 @@ def replay_html(rep: Replay) -> str:
         "ranks": RANKS, "suits": SUITS,
         "steps": steps,
         "result": rep.result,
+        "name": rules.name,
+        "end": ENDINGS.get(rep.result, rep.result).split(":")[0],
     }
     summary = ({"lost": "proved lost", "unknown": "unknown (budget spent)"}[rep.result] if solver_only else
                f"{rep.result.replace('_', ' ')} after {n} move{'s' * (n != 1)}, {rep.cards_home}/52 cards home")
     if "nodes" in rep.extra:
         summary += f" ({rep.extra['nodes']:,} positions searched)"
+    note = ""
+    if rep.tidied_from is not None:
+        note = (f'<p class="note">The solver\'s win, tidied for reading: {n} move{"s" * (n != 1)} '
+                f'(its line had {rep.tidied_from}; moves that only shuffled a card away and back are taken out).</p>')
+    marks = rep.marks
+    if marks is not None and len(marks) != n:
+        raise ValueError(f"{len(marks)} marks for {n} moves")
     moves_html = "\n".join(
-        f'<li data-step="{i}"><span class="n">{i}.</span> {_move_html(m, c)}</li>'
+        f'<li data-step="{i}"{_mark_attr(marks, i)}><a href="#move={i}"><span class="n">{i}.</span> {_move_html(m, c)}</a></li>'
         for i, (m, c) in enumerate(zip(rep.moves, rep.cards), start=1)
     ) or '<li class="none">no moves</li>'
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    narrow = round(SIDE_BY_SIDE * lay.width) + LIST_W + 18 + 40
+    css = _CSS.replace("__W__", str(lay.width)).replace("__LIST__", str(LIST_W)).replace("__NARROW__", str(narrow))
+    back_html = (f'<nav class="back"><a href="{html.escape(back, quote=True)}">← back to the report</a></nav>'
+                 if back else "")
     return _PAGE.format(
         title=html.escape(rep.title),
         summary=html.escape(summary),
@@ -188,45 +255,83 @@ def replay_html(rep: Replay) -> str:
         n=n,
         moves=moves_html,
         data=blob,
-        css=_CSS,
+        css=css,
         script=_SCRIPT,
         rules=html.escape(rules.description),
         ending=html.escape(ending),
-        width=max(lay.width, 600),
+        back=back_html,
+        note=note,
+        legend=_legend(marks) if marks else "",
+        play_disabled=" disabled" if n == 0 else "",
     )
 
 
+def _mark_attr(marks: list[str | None] | None, i: int) -> str:
+    if not marks or not marks[i - 1]:
+        return ""
+    return f' class="{_mark_class(marks[i - 1])}"'
+
+
 _CSS = """
-:root { color-scheme: light; }
-body { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; margin: 16px 20px; color: #1d2a22; background: #f3f1ea; }
+:root { color-scheme: light; --bg: #f3f1ea; }
+body { font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; margin: 16px 20px; color: #1d2a22; background: var(--bg); }
 h1 { font-size: 20px; margin: 0 0 4px; }
-.sub { margin: 0 0 12px; color: #4a5a50; font-size: 13px; }
+.back { font-size: 14px; margin: 0 0 8px; }
+.back a { color: #1c5f8a; text-decoration: none; } .back a:hover { text-decoration: underline; }
+.sub { margin: 0 0 10px; color: #4a5a50; font-size: 13px; }
+.note { margin: -4px 0 10px; font-size: 13px; color: #4a5a50; }
 .summary { font-weight: bold; }
 .summary.won { color: #1b7a3a; } .summary.stuck, .summary.gave_up, .summary.lost { color: #a3261b; } .summary.unknown { color: #8a6100; }
-main { display: flex; gap: 18px; align-items: flex-start; flex-wrap: wrap; }
+main.replay { display: grid; grid-template-columns: minmax(0, __W__px) __LIST__px; grid-template-rows: auto 1fr;
+  grid-template-areas: "stage list" "notes list"; column-gap: 18px; align-items: start; }
+.stage { grid-area: stage; min-width: 0; }
+.notes { grid-area: notes; min-width: 0; }
+aside.list { grid-area: list; position: sticky; top: 8px; min-width: 0; }
 .board svg { display: block; max-width: 100%; height: auto; }
-.controls { display: flex; align-items: center; gap: 8px; margin: 10px 0 6px; flex-wrap: wrap; }
+.controls { display: flex; align-items: center; gap: 6px 8px; margin: 10px 0 6px; flex-wrap: wrap; }
 .controls button { font-size: 15px; min-width: 42px; padding: 4px 10px; border: 1px solid #7b8a80; border-radius: 6px; background: #fff; cursor: pointer; }
 .controls button:disabled { opacity: 0.4; cursor: default; }
+.controls button#play { min-width: 92px; }
+.controls button#play[aria-pressed=true] { background: #ffe49a; }
 .controls input[type=range] { flex: 1; min-width: 120px; }
+.controls select { font-size: 13px; }
 .where { font-variant-numeric: tabular-nums; min-width: 120px; font-weight: bold; }
 .status { font-size: 14px; margin: 4px 0; font-variant-numeric: tabular-nums; }
 .ending { font-size: 14px; margin: 6px 0; padding: 8px 10px; border-radius: 6px; background: #fff; border-left: 5px solid #7b8a80; max-width: 860px; }
 .ending.won { border-color: #1b7a3a; } .ending.stuck, .ending.gave_up, .ending.lost { border-color: #a3261b; } .ending.unknown { border-color: #c48a00; }
 .ending.here { background: #fff6d8; }
-aside { width: 250px; }
 aside h2 { font-size: 14px; margin: 0 0 6px; }
-ol.moves { list-style: none; margin: 0; padding: 0; max-height: 560px; overflow-y: auto; border: 1px solid #c9cfc6; border-radius: 6px; background: #fff; font-size: 13px; }
-ol.moves li { padding: 2px 8px; cursor: pointer; white-space: nowrap; }
+ol.moves { position: relative; list-style: none; margin: 0; padding: 0; overflow-y: auto; overflow-x: hidden;
+  max-height: max(240px, min(calc(100vh - 16px - var(--list-head, 24px)), calc(var(--stage-h, 580px) - var(--list-head, 24px))));
+  overscroll-behavior: contain; border: 1px solid #c9cfc6; border-radius: 6px; background: #fff; font-size: 13px; }
+ol.moves li { padding: 0; white-space: nowrap; }
+ol.moves li a { display: block; padding: 2px 8px; color: inherit; text-decoration: none; overflow: hidden; text-overflow: ellipsis; }
+ol.moves li a:focus-visible { outline: 2px solid #1c8fc0; outline-offset: -2px; }
 ol.moves li:hover { background: #eef3ec; }
+ol.moves li.mark-keeps { box-shadow: inset 5px 0 #2e9d55; }
+ol.moves li.mark-loses { box-shadow: inset 5px 0 #c0392b; background: #fbe3e0; }
+ol.moves li.mark-unknown { box-shadow: inset 5px 0 #a9a9a9; }
 ol.moves li.current { background: #ffe49a; font-weight: bold; }
-ol.moves li.none { color: #6b6b6b; cursor: default; }
+ol.moves li.none { color: #6b6b6b; padding: 2px 8px; }
 ol.moves .n { display: inline-block; min-width: 34px; color: #6b776f; text-align: right; }
 ol.moves .mv { font-family: 'DejaVu Sans Mono', monospace; display: inline-block; min-width: 44px; }
 ol.moves .to { color: #5d6b62; font-size: 12px; }
+ul.legend { list-style: none; margin: 0 0 6px; padding: 0; font-size: 12px; display: flex; flex-wrap: wrap; gap: 2px 10px; }
+ul.legend li { padding-left: 10px; }
+ul.legend li.mark-keeps { box-shadow: inset 5px 0 #2e9d55; } ul.legend li.mark-loses { box-shadow: inset 5px 0 #c0392b; }
+ul.legend li.mark-unknown { box-shadow: inset 5px 0 #a9a9a9; }
 .c { font-weight: bold; display: inline-block; min-width: 30px; }
 .c.red { color: #c0122c; } .c.black { color: #1b1b1b; }
 .keys { font-size: 12px; color: #5d6b62; }
+@media (max-width: __NARROW__px) {
+  /* too narrow for the board beside the list: the board stays on top, the list scrolls in its own box below */
+  main.replay { grid-template-columns: minmax(0, 1fr); grid-template-rows: auto; grid-template-areas: "stage" "list" "notes"; }
+  .stage { position: sticky; top: 0; z-index: 2; background: var(--bg); padding: 6px 0 2px; box-shadow: 0 7px 6px -6px rgba(0, 0, 0, 0.3); }
+  .board svg { width: auto; max-height: 55vh; }
+  .controls { margin: 6px 0 2px; }
+  aside.list { position: static; margin-top: 8px; }
+  ol.moves { max-height: max(150px, calc(100vh - var(--stage-h, 60vh) - var(--list-head, 24px) - 12px)); }
+}
 """
 
 _SCRIPT = r"""
@@ -242,9 +347,12 @@ _SCRIPT = r"""
   function label(c) { var r = c % 13; return (r === 9 ? '10' : RANKS[r]) + SUITS[Math.floor(c / 13)]; }
   var slider = document.getElementById('slider'), where = document.getElementById('where');
   var status = document.getElementById('status'), ending = document.getElementById('ending');
+  var list = document.querySelector('ol.moves');
   var items = document.querySelectorAll('ol.moves li[data-step]');
   var hlSrc = svg.querySelector('.cb-hl-src'), hlDst = svg.querySelector('.cb-hl-dst');
-  var current = -1;
+  var playBtn = document.getElementById('play'), speed = document.getElementById('speed');
+  var stage = document.querySelector('.stage');
+  var current = -1, timer = null;
 
   function put(c, x, y, place) {
     var g = glyph[label(c)];
@@ -266,7 +374,26 @@ _SCRIPT = r"""
     rect.setAttribute('width', lay.cw + 2 * pad); rect.setAttribute('height', h + 2 * pad);
     rect.removeAttribute('display');
   }
-  function show(k) {
+  // the current move in view inside the list, with a little context, never scrolling the page: within
+  // the part of the list's box that is on screen (below the board when the board stays on top)
+  function keepInList(li) {
+    var box = list.getBoundingClientRect(), r = li.getBoundingClientRect(), pad = 2 * r.height;
+    var top = Math.max(box.top, 0), bottom = Math.min(box.bottom, window.innerHeight);
+    var onTop = getComputedStyle(stage).position === 'sticky';
+    if (onTop) top = Math.max(top, stage.getBoundingClientRect().bottom);
+    if (bottom - top < 5 * r.height) { top = box.top; bottom = box.bottom; }
+    if (r.top - pad < top) list.scrollTop -= top - (r.top - pad);
+    else if (r.bottom + pad > bottom) list.scrollTop += r.bottom + pad - bottom;
+    // the board on top stays put: the page may scroll up under it to bring the list's end on screen
+    r = li.getBoundingClientRect();
+    if (onTop && r.bottom > window.innerHeight) window.scrollBy(0, Math.ceil(r.bottom + pad - window.innerHeight));
+  }
+  function setHash(k) {
+    var h = '#move=' + k;
+    if (location.hash === h) return;
+    try { history.replaceState(history.state, '', h); } catch (e) { location.replace(h); }
+  }
+  function show(k, keepHash) {
     k = Math.max(0, Math.min(last, k));
     var st = steps[k];
     for (var s = 0; s < 4; s++) {
@@ -291,31 +418,92 @@ _SCRIPT = r"""
     slider.value = k;
     where.textContent = k === 0 ? 'Start (' + last + ' moves)' : 'Move ' + k + ' of ' + last;
     var base = st.b.indexOf('?') >= 0 && st.b.replace(/\?/g, '') === '' ? 'not chosen' : st.b.split('').filter(function (v, i, a) { return a.indexOf(v) === i; }).join(' ').replace('T', '10');
-    status.textContent = (k === 0 ? 'The deal' : 'After ' + st.m + ' (' + name(st.c) + ')') + ' · ' + home + '/52 cards home · ' +
-      empty + ' empty pile' + (empty === 1 ? '' : 's') + ' · base ' + base;
+    var did = k === 0 ? 'The deal' : 'After ' + st.m + ' (' + name(st.c) + ')';
+    status.textContent = did + ' · ' + home + '/52 cards home · ' +
+      empty + ' empty pile' + (empty === 1 ? '' : 's') + ' · base ' + base + (k === last && last > 0 ? ' · the end: ' + data.end : '');
+    svg.setAttribute('aria-label', data.name + ': ' + (k === 0 ? 'the deal, ' + last + ' moves to come' :
+      'move ' + k + ' of ' + last + ', ' + st.m + ' (' + name(st.c) + ')') + ', ' + home + '/52 cards home');
     ending.classList.toggle('here', k === last);
-    items.forEach(function (li) { li.classList.remove('current'); });
+    items.forEach(function (li) { li.classList.remove('current'); li.removeAttribute('aria-current'); });
     if (k > 0 && items[k - 1]) {
       items[k - 1].classList.add('current');
-      items[k - 1].scrollIntoView({block: 'nearest'});
+      items[k - 1].setAttribute('aria-current', 'step');
+      keepInList(items[k - 1]);
     }
     document.getElementById('first').disabled = document.getElementById('prev').disabled = k === 0;
     document.getElementById('next').disabled = document.getElementById('last').disabled = k === last;
     document.body.setAttribute('data-step', k);
+    if (!keepHash) setHash(k);
+  }
+
+  function stop() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    playBtn.textContent = '\u25B6 play';
+    playBtn.setAttribute('aria-pressed', 'false');
+    document.body.removeAttribute('data-playing');
+  }
+  function tick() {
+    if (current < last) show(current + 1);
+    if (current >= last) stop();
+  }
+  function play() {
+    if (last === 0) return;
+    if (current >= last) show(0);
+    if (timer !== null) clearInterval(timer);
+    timer = setInterval(tick, +speed.value);
+    playBtn.textContent = '\u275A\u275A pause';
+    playBtn.setAttribute('aria-pressed', 'true');
+    document.body.setAttribute('data-playing', '1');
+  }
+  function toggle() { if (timer !== null) stop(); else play(); }
+
+  function fromHash() {
+    var m = /(?:^#|&)move=(\d+)/.exec(location.hash);
+    return m ? Math.max(0, Math.min(last, parseInt(m[1], 10))) : null;
   }
   document.getElementById('first').onclick = function () { show(0); };
   document.getElementById('prev').onclick = function () { show(current - 1); };
   document.getElementById('next').onclick = function () { show(current + 1); };
   document.getElementById('last').onclick = function () { show(last); };
+  playBtn.onclick = toggle;
+  speed.onchange = function () { if (timer !== null) play(); };
   slider.max = last;
   slider.oninput = function () { show(+slider.value); };
-  items.forEach(function (li) { li.onclick = function () { show(+li.getAttribute('data-step')); }; });
+  items.forEach(function (li) {
+    li.onclick = function (e) {
+      e.preventDefault();  // the link's #move=N without a history entry
+      if (e.detail && document.activeElement && li.contains(document.activeElement)) document.activeElement.blur();  // a mouse click leaves no focus ring behind
+      show(+li.getAttribute('data-step'));
+    };
+  });
+  window.addEventListener('hashchange', function () { var k = fromHash(); if (k !== null && k !== current) show(k, true); });
   document.addEventListener('keydown', function (e) {
-    if (e.target === slider || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = e.target && e.target.tagName;
+    if (e.key === ' ' || e.key === 'Spacebar') {
+      if (tag === 'SELECT' || tag === 'TEXTAREA' || (tag === 'INPUT' && e.target.type !== 'range')) return;
+      e.preventDefault();  // not a click of the focused button, not a page scroll
+      if (!e.repeat) toggle();
+      return;
+    }
+    if (e.target === slider || tag === 'SELECT') return;
     var to = {ArrowRight: current + 1, ArrowLeft: current - 1, Home: 0, End: last}[e.key];
     if (to !== undefined) { e.preventDefault(); show(to); }
   });
-  show(0);
+  document.addEventListener('keyup', function (e) { if (e.key === ' ' && e.target.tagName === 'BUTTON') e.preventDefault(); });
+  // the list's box as tall as the board beside it, or on a narrow window what the board on top leaves
+  var aside = document.querySelector('aside.list'), root = document.documentElement.style;
+  function measure() {
+    root.setProperty('--stage-h', Math.ceil(stage.getBoundingClientRect().height) + 'px');
+    root.setProperty('--list-head', Math.ceil(list.getBoundingClientRect().top - aside.getBoundingClientRect().top) + 'px');
+    if (current > 0 && items[current - 1]) keepInList(items[current - 1]);
+  }
+  var start = fromHash();
+  measure();
+  show(start === null ? 0 : start, start === null);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(stage);
+  window.addEventListener('resize', measure);
 })();
 """
 
@@ -328,29 +516,37 @@ _PAGE = """<!doctype html>
 <style>{css}</style>
 </head>
 <body data-step="0" data-result="{result}">
+{back}
 <h1>{title}</h1>
 <p class="sub"><span class="summary {result}">{summary}</span> · {rules}</p>
-<main>
-<section style="width: {width}px">
+{note}
+<main class="replay">
+<section class="stage">
 <div class="board">{svg}</div>
 <div class="controls">
 <button id="first" title="first (Home)" aria-label="first">|◀</button>
 <button id="prev" title="previous (←)" aria-label="previous">◀</button>
+<button id="play" title="play / pause (space)" aria-pressed="false"{play_disabled}>▶ play</button>
 <button id="next" title="next (→)" aria-label="next">▶</button>
 <button id="last" title="last (End)" aria-label="last">▶|</button>
 <input id="slider" type="range" min="0" max="{n}" value="0" aria-label="step">
 <span id="where" class="where"></span>
+<select id="speed" aria-label="autoplay speed" title="autoplay speed"{play_disabled}>
+<option value="1200">slow</option><option value="600" selected>0.6 s a move</option><option value="250">fast</option>
+</select>
 </div>
 <p id="status" class="status"></p>
-<p id="ending" class="ending {result}">{ending}</p>
-<p class="keys">Keys: ← → step, Home / End jump. The amber dashed outline is where the last move's card came from, the blue one where it went.</p>
 </section>
-<aside>
+<aside class="list">
 <h2>Moves</h2>
-<ol class="moves">
+{legend}<ol class="moves">
 {moves}
 </ol>
 </aside>
+<div class="notes">
+<p id="ending" class="ending {result}">{ending}</p>
+<p class="keys">Keys: ← → step, Home / End jump, space plays and pauses. The address links to the move shown (#move=N). The amber dashed outline is where the last move's card came from, the blue one where it went.</p>
+</div>
 </main>
 <script id="replay-data" type="application/json">{data}</script>
 <script>{script}</script>

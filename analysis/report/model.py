@@ -1,0 +1,170 @@
+"""What every section reads: the rows, the manifests, and the few results several sections share.
+
+Shared results are cached properties computed on first use, so a section
+never depends on another having run before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from .. import compare, ladder, plots, stats, winnability
+from ..labels import short_names
+from ..load import unfinished
+from .page import Artifacts
+
+
+@dataclass
+class Section:
+    """One part of the page: its heading, its template (a file of ``templates/``) and what the template draws.
+
+    ``source``: the template's text itself, instead of a file (a section made outside this package).
+    """
+
+    title: str
+    template: str = ""
+    context: dict = field(default_factory=dict)
+    source: str = ""
+    anchor: str = ""
+    incomplete: list[str] = field(default_factory=list)  #: unfinished experiments whose rows this section uses
+    html: str = ""  #: the rendered template (set when the page is made)
+
+
+@dataclass
+class Report:
+    """The dataset and what is made of it once."""
+
+    df: pd.DataFrame
+    manifests: dict[str, dict]
+    data: Path
+    out: Artifacts
+    reference: pd.DataFrame | None = None  #: solver rows of the shipped study (used for games this dataset did not solve)
+    reference_name: str = ""
+    replay: Callable | None = None  #: writes a replay page: (game, deal, player, path) -> None
+    games: list[str] = field(default_factory=list)  #: the games here, the study's first
+    players: list[str] = field(default_factory=list)  #: the heuristic players here, weakest first
+
+    # ---- rows -------------------------------------------------------------------------------------------------
+
+    @cached_property
+    def solver(self) -> pd.DataFrame:
+        """The solver's rows (any ``solver`` label)."""
+        return self.df[stats.solver_mask(self.df.player)]
+
+    @cached_property
+    def heuristic(self) -> pd.DataFrame:
+        """Every other player's rows."""
+        return self.df[~stats.solver_mask(self.df.player)]
+
+    def solver_rows(self, game: str) -> tuple[pd.DataFrame, str]:
+        """The solver's rows of ``game``: this dataset's, else the shipped study's; and where they come from."""
+        own = self.solver[self.solver.game == game]
+        if len(own) or self.reference is None:
+            return own, "this dataset"
+        return self.reference[self.reference.game == game], self.reference_name
+
+    @cached_property
+    def perfect(self) -> pd.DataFrame:
+        """The solver's rows of every game here: this dataset's, and the shipped study's for the games it did not solve."""
+        frames = [self.solver_rows(g)[0] for g in self.games]
+        frames = [f for f in frames if len(f)]
+        return pd.concat(frames, ignore_index=True) if frames else self.solver
+
+    @cached_property
+    def verdicts(self) -> pd.DataFrame:
+        """One verdict per solved deal, every solver run of it combined (:func:`analysis.ladder.verdicts`)."""
+        return ladder.verdicts(self.perfect)
+
+    # ---- players ----------------------------------------------------------------------------------------------
+
+    @cached_property
+    def rungs(self) -> list[str]:
+        """The players the answer shows (:func:`analysis.compare.headline_players`), weakest first."""
+        return compare.headline_players(self.df, self.players)
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """Every player label's short name in tables and figures (the legend at the end maps them back)."""
+        labels = list(self.df.player.unique()) + (list(self.reference.player.unique()) if self.reference is not None else [])
+        return short_names(labels) | {compare.PERFECT: compare.PERFECT}
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    @cached_property
+    def colours(self) -> dict[str, str]:
+        """A player's colour in every figure: the rungs from one palette, the variants of one game's experiments
+        (the advice's) from another, so the rungs' colours stay apart."""
+        rest = [p for p in self.players if p not in self.rungs]
+        return {**plots.player_colours(rest, "Dark2" if len(rest) <= 8 else "tab20b"), **plots.player_colours(self.rungs)}
+
+    # ---- shared results ---------------------------------------------------------------------------------------
+
+    @cached_property
+    def rates(self) -> pd.DataFrame:
+        """Win rates of every player per game, and perfect play (on all its deals, and on the rungs' deals)."""
+        return compare.rates(self.df, self.perfect, self.rungs)
+
+    @cached_property
+    def game_pairs(self) -> pd.DataFrame:
+        """Selective Castle minus the other games of the study, per rung and under perfect play."""
+        return compare.game_pairs(self.df, self.perfect, self.rungs)
+
+    @cached_property
+    def difficulty(self) -> pd.DataFrame:
+        """Per deal every rung of its game played: the cheapest rung that wins it (:func:`analysis.ladder.difficulty_by_rung`)."""
+        heur = self.ladder_rows
+        if heur.player.nunique() < 2:
+            return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
+        return ladder.difficulty_by_rung(heur, self.verdicts)
+
+    @cached_property
+    def ladder_rows(self) -> pd.DataFrame:
+        """The rungs' rows in the games two rungs or more played (a dialect one player played has no ladder)."""
+        heur = self.heuristic[self.heuristic.player.isin(self.rungs)]
+        played = heur.groupby("game", observed=True).player.nunique()
+        return heur[heur.game.isin(played[played >= 2].index)]
+
+    @cached_property
+    def perfect_pairs(self) -> list[tuple[str, str, winnability.PerfectPlayPair]]:
+        """The study's games compared under perfect play, deal by deal, where both were solved."""
+        from ..games import BELEAGUERED, SELECTIVE, STREETS
+
+        pairs = [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (STREETS, BELEAGUERED)]
+        return [(a, b, pp) for a, b in pairs if (pp := winnability.perfect_play_pair(self.solver, a, b)) is not None]
+
+    @property
+    def published(self) -> dict[str, str]:
+        """A game's published winnability, in words (Blake & Gent's Solvitaire)."""
+        return {g: f"Solvitaire {p:.2f}% ± {h:.2f} (2,000,000 deals)" for g, (p, h) in winnability.PUBLISHED.items()}
+
+    # ---- completeness -----------------------------------------------------------------------------------------
+
+    @cached_property
+    def unfinished(self) -> dict[str, tuple[int, int]]:
+        """Experiment folder -> (games it holds, games its experiment plays), for each run that has not finished."""
+        return {label: (have, expected) for label, have, expected in unfinished(self.df, self.manifests)}
+
+    def incomplete(self, rows: pd.DataFrame) -> list[str]:
+        """A line for each unfinished experiment whose rows change what ``rows`` say: one that holds deals (of a game
+        and player) no finished experiment among ``rows`` holds too. Said where the numbers are used."""
+        if "dataset" not in rows.columns or not self.unfinished:
+            return []
+        held = set(rows.dataset.unique())
+        lines = []
+        for label, (have, expected) in self.unfinished.items():
+            if label not in held:
+                continue
+            mine = rows[rows.dataset == label]
+            others = rows[~rows.dataset.isin(self.unfinished)]
+            key = ["game", "player", "seed", "deal"] if not stats.solver_mask(mine.player).all() else ["game", "seed", "deal"]
+            if len(mine.merge(others[key].drop_duplicates(), on=key)) == len(mine):
+                continue  # every one of its games is also in a finished experiment
+            lines.append(f"{label} holds {have:,} of {expected:,} games of its experiment: its numbers here are of the games "
+                         f"played so far (rerun the experiment to resume it)")
+        return lines

@@ -1,0 +1,84 @@
+"""The first screen: how often each game of the study is winnable, whether Selective Castle is easier, and one figure."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ... import compare, plots
+from ...games import STUDY, colour, name
+from ...winnability import PERFECT
+from ..model import Report, Section
+
+
+def answer(r: Report) -> Section:
+    """Three winnability figures with their intervals, the paired verdict in a sentence, and the figure of every player."""
+    study = [g for g in r.games if g in STUDY]
+    rates = r.rates
+    perfect = rates[(rates.player == PERFECT) & (rates.scope == "all")].set_index("game")
+    cards = []
+    for game in study:
+        if game not in perfect.index:
+            continue
+        p = perfect.loc[game]
+        rows, source = r.solver_rows(game)
+        published = r.published.get(game)
+        cards.append({"game": name(game), "colour": colour(game), "rate": p.rate, "lo": p.ci_low, "hi": p.ci_high,
+                      "deals": int(p.deals), "won": int(p.won), "unknown": int(p.unknown),
+                      "shipped": source != "this dataset", "published": published})
+    pairs = r.game_pairs
+    verdicts = []
+    for row in pairs[pairs.player == PERFECT].itertuples():
+        a, b = row.comparison.split(" − ")
+        verdicts.append({"a": a, "b": b, "deals": int(row.deals), "diff": row.diff, "lo": row.diff_low, "hi": row.diff_high,
+                         "word": "easier than" if row.diff_low > 0 else "harder than" if row.diff_high < 0
+                         else "not measurably different from"})
+    heur = pairs[pairs.player != PERFECT]
+    players = {"n": len(heur), "easier": int((heur.diff_low > 0).sum()), "harder": int((heur.diff_high < 0).sum())}
+    players["same"] = players["n"] - players["easier"] - players["harder"]
+    shown = rates[rates.game.isin(study)]
+    figure = None
+    if len(shown):
+        fig = plots.headline(shown, r.rungs, study, names=r.names)
+        figure = r.out.figure(fig, "answer", _caption(r, study))
+    tables = _tables(r, study, pairs)
+    used = pd.concat([r.perfect[r.perfect.game.isin(study)], r.heuristic[r.heuristic.player.isin(r.rungs) & r.heuristic.game.isin(study)]])
+    return Section("The answer", "answer.html.j2", {
+        "cards": cards, "verdicts": verdicts, "players": players, "figure": figure, "tables": tables,
+        "missing": [name(g) for g in STUDY if g not in r.games], "pairing": compare.PAIRING,
+    }, incomplete=r.incomplete(used))
+
+
+def _caption(r: Report, study: list[str]) -> str:
+    """The figure's caption: which deals each row covers, so no row is compared with one on other deals."""
+    spans = []
+    for game in study:
+        heur = r.heuristic[(r.heuristic.game == game) & r.heuristic.player.isin(r.rungs)]
+        if len(heur):
+            spans.append(f"{name(game)} {compare.deal_span(heur)}")
+    where = "; ".join(spans)
+    seeds = sorted(set(r.df.seed.unique()))
+    return ("Win rate by player, weakest at the top, and under perfect play, per game, with 95% intervals; logit scale. "
+            + (f"Every row on the same deals (seed {', '.join(map(str, seeds))}: {where}); perfect play on those deals too, "
+               "so it bounds every player." if where else "Perfect play on every deal solved."))
+
+
+def _tables(r: Report, study: list[str], pairs: pd.DataFrame) -> list:
+    """The numbers behind the figure: every rung's win rate per game, and the games paired per rung (folded)."""
+    rates = r.rates
+    rows = r.rungs + [PERFECT]
+    table = pd.DataFrame({"player": [r.name(p) for p in rows]})
+    for game in study:
+        g = rates[(rates.game == game) & ((rates.player != PERFECT) | (rates.scope == "played"))].set_index("player")
+        if PERFECT not in g.index:
+            g = rates[rates.game == game].drop_duplicates("player").set_index("player")
+        table[name(game)] = [f"{100 * g.rate[p]:.2f}% [{100 * g.ci_low[p]:.2f}, {100 * g.ci_high[p]:.2f}]"
+                             if p in g.index else "" for p in rows]
+    out = [r.out.table(table, "answer_win_rates", raw=rates, fold=True,
+                       summary="The numbers behind the figure: win rates with 95% intervals")]
+    if len(pairs):
+        shown = pd.DataFrame({"comparison": pairs.comparison, "player": [r.name(p) for p in pairs.player], "deals": pairs.deals,
+                              "difference (points)": [f"{100 * d:+.2f} [{100 * lo:+.2f}, {100 * hi:+.2f}]"
+                                                      for d, lo, hi in zip(pairs["diff"], pairs.diff_low, pairs.diff_high)]})
+        out.append(r.out.table(shown, "answer_paired", left=2, raw=pairs, fold=True,
+                               summary="Selective Castle minus the others, paired by deal, per player"))
+    return out
