@@ -162,4 +162,34 @@ SOLVER = PlayerSpec(
     check=_check_solver,
 )
 
-BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER)
+def _check_phased(params: dict) -> str | None:
+    from ..solver.phased import check
+
+    return check_limits(params["budget_nodes"], params["budget_seconds"], params["table_size"]) or check(params)
+
+
+#: the phased player's defaults (kept in sim.solver.phased beside the design they belong to)
+_FIRST, _MIDDLE, _RATE, _RATE2 = 50_000, 2_000_000, 0.15, 0.25
+
+PHASED = PlayerSpec(
+    "phased",
+    "The solver in phases (double sampling): a short budget on every deal, a middle one on a seeded share of the "
+    "deals it leaves unsettled, the full one on a share of the rest; for precise winnability at little CPU.",
+    (
+        Param("first", _FIRST, "positions of the short first phase, on every deal", lo=1),
+        Param("middle", _MIDDLE, "positions of the middle phase (0: none, two phases)", lo=0),
+        Param("rate", _RATE, "share of the deals the first phase leaves unsettled that go on (a draw keyed by seed and deal)",
+              lo=0.0, hi=1.0),
+        Param("rate2", _RATE2, "share of the deals the middle phase leaves unsettled that get the full budget", lo=0.0, hi=1.0),
+        Param("budget_nodes", 200_000_000, "positions of the last phase"),
+        Param("budget_seconds", 1800.0, "CPU seconds at most per phase (a guard: the positions bind first)"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+        Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once", lo=0, hi=1),
+        Param("dead_end", 1, "1: pruning rule 5 (a position from which no card can go home again is lost)", lo=0, hi=1),
+    ),
+    play_deal="sim.solver.phased:play_deal",
+    extra_columns=(("nodes", "int64"), ("phase", "int8"), ("left", "bool")),
+    check=_check_phased,
+)
+
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, PHASED)
