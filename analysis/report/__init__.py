@@ -27,7 +27,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from .. import stats
+from .. import designs, stats
 from ..games import in_study_order
 from ..load import ResultsError, load_results, load_study
 from . import page
@@ -96,7 +96,7 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     ref = None
     if ref_path is not None and ref_path.resolve() != d and d not in ref_path.resolve().parents:
         rows = load_results(ref_path)
-        ref = rows[stats.solver_mask(rows.player)]
+        ref = rows[designs.exact_mask(rows.player)]
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     shutil.rmtree(work, ignore_errors=True)
     try:

@@ -13,7 +13,7 @@ from typing import Callable
 
 import pandas as pd
 
-from .. import compare, ladder, plots, stats, winnability
+from .. import compare, designs, ladder, plots, stats, winnability
 from ..labels import short_names
 from ..load import unfinished
 from .page import Artifacts
@@ -66,7 +66,27 @@ class Report:
         own = self.solver[self.solver.game == game]
         if len(own) or self.reference is None:
             return own, "this dataset"
+        ref = self.reference[self.reference.game == game]
+        return ref[stats.solver_mask(ref.player)], self.reference_name
+
+    def exact_rows(self, game: str) -> tuple[pd.DataFrame, str]:
+        """Every exact run of ``game`` (the solver's and the solver in phases'): this dataset's, else the shipped
+        study's; and where they come from."""
+        own = self.df[(self.df.game == game) & designs.exact_mask(self.df.player)]
+        if len(own) or self.reference is None:
+            return own, "this dataset"
         return self.reference[self.reference.game == game], self.reference_name
+
+    @cached_property
+    def estimates(self) -> dict[str, designs.Estimate]:
+        """Each game's winnability over all its exact runs, each in its design (:func:`analysis.designs.perfect_play`):
+        the numbers the answer, the README and ``castle summary`` give."""
+        out = {}
+        for game in self.games:
+            rows, _ = self.exact_rows(game)
+            if len(rows) and (e := designs.perfect_play(rows, game)) is not None:
+                out[game] = e
+        return out
 
     @cached_property
     def perfect(self) -> pd.DataFrame:
@@ -168,3 +188,7 @@ class Report:
             lines.append(f"{label} holds {have:,} of {expected:,} games of its experiment: its numbers here are of the games "
                          f"played so far (rerun the experiment to resume it)")
         return lines
+
+    def running(self, rows: pd.DataFrame) -> list[str]:
+        """:meth:`incomplete` in a few words each (``precision-streets: 4,000 of 590,000 games so far``)."""
+        return [f"{line.split(' holds ')[0]}: {line.split(' holds ')[1].split(' games')[0]} games so far" for line in self.incomplete(rows)]

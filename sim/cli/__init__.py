@@ -35,7 +35,7 @@ USER_ERRORS = (UserError, UnknownGameError, UnknownDialectError, UnknownPlayerEr
                IllegalMoveError, OSError)
 
 #: the command groups, in the order ``castle --help`` lists them
-COMMAND_MODULES = ("deal", "play", "solve", "run", "bench", "show", "replay")
+COMMAND_MODULES = ("deal", "play", "solve", "run", "summary", "bench", "show", "replay")
 
 
 def _version(value: bool) -> None:

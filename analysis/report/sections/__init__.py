@@ -14,11 +14,12 @@ from .effort import effort
 from .family import dialects, family, hidden_cards
 from .perfect_play import containment, deal_by_deal, independent, winnability_table
 from .players import across_games, win_rates, within_games
+from .precision import precision
 from .replays import replays
 from .rungs import cards_home, convergence, ladder_section
 from .selective import advice, base_rank
 
 #: the report's sections, in page order (the answer first: it fills the first screen)
-SECTIONS = (answer, winnability_table, deal_by_deal, containment, independent, win_rates, across_games, within_games,
+SECTIONS = (answer, winnability_table, precision, deal_by_deal, containment, independent, win_rates, across_games, within_games,
             ladder_section, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
             players_legend, experiments)

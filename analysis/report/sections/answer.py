@@ -14,17 +14,15 @@ def answer(r: Report) -> Section:
     """Three winnability figures with their intervals, the paired verdict in a sentence, and the figure of every player."""
     study = [g for g in r.games if g in STUDY]
     rates = r.rates
-    perfect = rates[(rates.player == PERFECT) & (rates.scope == "all")].set_index("game")
     cards = []
     for game in study:
-        if game not in perfect.index:
+        e = r.estimates.get(game)
+        if e is None:
             continue
-        p = perfect.loc[game]
-        rows, source = r.solver_rows(game)
-        published = r.published.get(game)
-        cards.append({"game": name(game), "colour": colour(game), "rate": p.rate, "lo": p.ci_low, "hi": p.ci_high,
-                      "deals": int(p.deals), "won": int(p.won), "unknown": int(p.unknown),
-                      "shipped": source != "this dataset", "published": published})
+        exact, source = r.exact_rows(game)
+        cards.append({"game": name(game), "colour": colour(game), "rate": e.estimate, "lo": e.lo, "hi": e.hi,
+                      "deals": e.deals, "unknown": e.unknown, "design": "" if e.design == "plain" else e.design,
+                      "shipped": source != "this dataset", "published": r.published.get(game), "running": r.running(exact)})
     pairs = r.game_pairs
     verdicts = []
     for row in pairs[pairs.player == PERFECT].itertuples():
@@ -41,7 +39,7 @@ def answer(r: Report) -> Section:
         fig = plots.headline(shown, r.rungs, study, names=r.names)
         figure = r.out.figure(fig, "answer", _caption(r, study))
     tables = _tables(r, study, pairs)
-    used = pd.concat([r.perfect[r.perfect.game.isin(study)], r.heuristic[r.heuristic.player.isin(r.rungs) & r.heuristic.game.isin(study)]])
+    used = r.heuristic[r.heuristic.player.isin(r.rungs) & r.heuristic.game.isin(study)]  # (the cards flag their own runs)
     return Section("The answer", "answer.html.j2", {
         "cards": cards, "verdicts": verdicts, "players": players, "figure": figure, "tables": tables,
         "missing": [name(g) for g in STUDY if g not in r.games], "pairing": compare.PAIRING,

@@ -1,0 +1,273 @@
+"""One estimator per sampling design: the share of deals winnable (or won), its 95% interval, and what it cost.
+
+A design is a property of the run, recorded in its rows; the analysis never
+re-decides it:
+
+* **plain**: every deal played to the end (the solver at its full budget, or a
+  heuristic player). The estimate is the share won; the interval is Wilson's,
+  computed with the unknowns counted as lost and as won and the outer bounds
+  kept (Blake & Gent's convention, :func:`analysis.stats.rate_interval`).
+* **two-phase / three-phase** (the ``phased`` player, :mod:`sim.solver.phased`):
+  a short budget on every deal, and longer ones on seeded random subsamples of
+  the deals left unsettled. At each phase the deals split into two strata,
+  settled (observed in full) and unsettled (observed on the subsample that went
+  on), and the estimate is the stratified mean with the unsettled stratum's
+  mean estimated from its subsample, recursively:
+
+      m_k = (W_k + U_k · m_{k+1}) / D_k,      m_K = (W_K + t · K_K) / D_K
+
+  (``D_k`` deals reached phase ``k``, ``W_k`` were won there, ``U_k`` left it
+  unsettled, ``K_K`` stayed unknown at the full budget, counted as lost with
+  ``t = 0`` and as won with ``t = 1``). Its variance is the double-sampling
+  variance for stratification (Cochran, *Sampling Techniques*, 12.2; Thompson,
+  *Sampling*, ch. 14), one level per phase:
+
+      v(m_k) = w_S² a(1-a)/S_k + w_U² v(m_{k+1}) + [w_S (a - m_k)² + w_U (m_{k+1} - m_k)²] / D_k
+
+  with ``a`` the settled stratum's win share and ``w_S``, ``w_U`` the strata's
+  shares of ``D_k``. The interval is normal: from the lower estimate minus 1.96
+  of its standard errors to the upper estimate plus 1.96 of its own (Student's
+  quantile with Satterthwaite's degrees of freedom in place of 1.96 when the
+  deepest subsample is small), the unknowns counted both ways as in the
+  plain design.
+
+Several runs of one game (the study's plain run on its first deals, a phased
+run on the next ones) are strata of deals: the combined estimate weighs each by
+its deals, and its variance adds theirs with the squared weights. Coverage is
+tested by simulation on populations resampled from the shipped rows
+(``tests/test_designs.py``; ``benchmarks/design_coverage.py`` for the full check).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from .stats import is_solver, rate_interval
+
+Z = 1.959963984540054  #: the normal quantile of a 95% interval
+PHASED = "phased"
+#: Solvitaire's half-width on Streets and Alleys (Blake & Gent): the precision the cost is quoted at
+SOLVITAIRE_HALF_WIDTH = 0.00186
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A design's estimate of a share, with its interval and cost; ``variance`` is the estimate's (unknowns as lost),
+    ``per_deal`` the variance times the deals (what one more deal buys), ``unknown`` the share counted both ways."""
+
+    game: str
+    player: str
+    design: str
+    estimate: float
+    lo: float
+    hi: float
+    deals: int
+    solved: int  #: deals given a verdict (all of them in a plain design; the subsample's in a phased one)
+    cpu_seconds: float
+    variance: float
+    unknown: float
+    q: float = Z  #: the quantile its interval was made with (Student's, with Satterthwaite's degrees of freedom)
+
+    @property
+    def half_width(self) -> float:
+        return (self.hi - self.lo) / 2
+
+    @property
+    def per_deal(self) -> float:
+        return self.variance * self.deals
+
+    @property
+    def cpu_per_deal(self) -> float:
+        return self.cpu_seconds / self.deals if self.deals else math.nan
+
+    def cpu_hours_to(self, half_width: float = SOLVITAIRE_HALF_WIDTH) -> float:
+        """CPU-hours this design would need for a sampling half-width of ``half_width`` (the unknowns' spread aside)."""
+        return self.per_deal * self.cpu_per_deal / (half_width / Z) ** 2 / 3600
+
+    def to_json(self) -> str:
+        """The fields ``castle summary --json`` prints: game, player, design, estimate, lo, hi, deals, cpu_seconds."""
+        d = asdict(self)
+        keep = ("game", "player", "design", "estimate", "lo", "hi", "deals", "cpu_seconds")
+        return json.dumps({k: (round(d[k], 6) if isinstance(d[k], float) else d[k]) for k in keep})
+
+
+# --------------------------------------------------------------------------------------------------------------
+# the designs
+# --------------------------------------------------------------------------------------------------------------
+
+
+def design_of(rows: pd.DataFrame) -> str:
+    """The design a player's rows were played in: ``plain``, or ``two-phase`` / ``three-phase`` (the phased player)."""
+    label = str(rows.player.iloc[0])
+    if label.split(":", 1)[0] != PHASED:
+        return "plain"
+    params = json.loads(rows.player_params.iloc[0]) if "player_params" in rows.columns else {}
+    return "two-phase" if int(params.get("middle", 1)) == 0 else "three-phase"
+
+
+def plain(won: int, unknown: int, n: int) -> tuple[float, float, float, float]:
+    """(estimate, low, high, variance) of a plain design: Wilson's interval with unknowns both ways."""
+    mid, lo, hi = rate_interval(won, unknown, n)
+    p = won / n if n else math.nan
+    return mid, lo, hi, p * (1 - p) / n if n else math.nan
+
+
+def phased_mean(phase: np.ndarray, left: np.ndarray, result: np.ndarray, unknown_as: int, level: int = 1,
+                last: int | None = None) -> tuple[float, float, list[tuple[float, int]]]:
+    """(estimate, variance, the variance's parts) of the win share of the deals that reached phase ``level``: the
+    recursion of the module's docstring. ``unknown_as``: 0 or 1, what a deal unknown at the full budget counts as.
+    The parts are (contribution, deals it is estimated from), for Satterthwaite's degrees of freedom."""
+    last = int(phase.max()) if last is None else last
+    here = phase >= level
+    d = int(here.sum())
+    if d == 0:
+        return math.nan, math.nan, []
+    at = here & (phase == level)
+    won = int((at & (result == "won")).sum())
+    if level == last:
+        k = won + unknown_as * int((at & (result == "unknown") & ~left).sum())
+        v = _spread(k, d) / d
+        return k / d, v, [(v, d)]
+    settled = int((at & np.isin(result, ("won", "lost"))).sum())
+    unsettled = d - settled
+    if unsettled == 0:
+        v = _spread(won, d) / d
+        return won / d, v, [(v, d)]
+    sub, v_sub, parts_sub = phased_mean(phase, left, result, unknown_as, level + 1, last)
+    if math.isnan(sub):  # no deal went on: the unsettled stratum is all unknown
+        sub, v_sub, parts_sub = float(unknown_as), 0.0, []
+    a = won / settled if settled else 0.0
+    w_s, w_u = settled / d, unsettled / d
+    m = w_s * a + w_u * sub
+    within = w_s * w_s * _spread(won, settled) / settled if settled else 0.0
+    between = (w_s * (a - m) ** 2 + w_u * (sub - m) ** 2) / d
+    parts = [(within, settled), (between, d)] + [(w_u * w_u * c, n) for c, n in parts_sub]
+    return m, within + w_u * w_u * v_sub + between, parts
+
+
+def quantile(parts: list[tuple[float, int]]) -> float:
+    """The 97.5% quantile for an interval whose variance adds ``parts``: Student's t with Satterthwaite's degrees of
+    freedom (the deepest phase's subsample may hold only tens of deals; with thousands it is the normal's 1.96)."""
+    from scipy.stats import t
+
+    num = sum(c for c, _ in parts) ** 2
+    den = sum(c * c / (n - 1) for c, n in parts if n > 1 and c > 0)
+    return float(t.ppf(0.975, num / den)) if den > 0 else Z
+
+
+def phased_interval(phase: np.ndarray, left: np.ndarray, result: np.ndarray) -> tuple[float, float, float, float, float]:
+    """(estimate with unknowns lost, with unknowns won, the first's variance, low, high) of a phased design's rows."""
+    result = np.asarray(result).astype(str)
+    m0, v0, p0 = phased_mean(phase, left, result, 0)
+    m1, v1, p1 = phased_mean(phase, left, result, 1)
+    return m0, m1, v0, max(0.0, m0 - quantile(p0) * math.sqrt(v0)), min(1.0, m1 + quantile(p1) * math.sqrt(v1))
+
+
+def _spread(k: int, n: int) -> float:
+    """The variance of one deal's outcome in a stratum of ``n`` with ``k`` wins, as ``p(1 - p)`` with ``p`` taken
+    as ``(k + 1) / (n + 2)``: a stratum of a few deals that all went one way is not taken to have no variance
+    (the deepest phase's subsample may hold only tens of deals)."""
+    p = (k + 1) / (n + 2)
+    return p * (1 - p)
+
+
+def estimate(rows: pd.DataFrame, game: str | None = None, player: str | None = None) -> Estimate:
+    """The estimate of one (game, player)'s rows in their design."""
+    game = game or str(rows.game.iloc[0])
+    player = player or str(rows.player.iloc[0])
+    design = design_of(rows)
+    cpu = float(rows.cpu_us.sum()) / 1e6
+    result = rows.result.astype(str).to_numpy().astype(str)
+    if design == "plain":
+        won, unknown = int((result == "won").sum()), int((result == "unknown").sum())
+        mid, lo, hi, var = plain(won, unknown, len(rows))
+        return Estimate(game, player, design, mid, lo, hi, len(rows), len(rows), cpu, var, unknown / len(rows))
+    phase, left = rows.phase.to_numpy(int), rows.left.fillna(False).to_numpy(bool)
+    m0, m1, v0, lo, hi = phased_interval(phase, left, result)
+    solved = int((~left).sum())
+    q = (m0 - lo) / math.sqrt(v0) if v0 > 0 and lo > 0 else Z
+    return Estimate(game, player, design, (m0 + m1) / 2, lo, hi, len(rows), solved, cpu, v0, m1 - m0, q)
+
+
+def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> Estimate:
+    """Disjoint sets of deals of one game, each in its own design, as one estimate weighted by deals."""
+    if len(parts) == 1:
+        p = parts[0]
+        return Estimate(game, player, p.design, p.estimate, p.lo, p.hi, p.deals, p.solved, p.cpu_seconds, p.variance, p.unknown)
+    n = sum(p.deals for p in parts)
+    w = [p.deals / n for p in parts]
+    low = sum(wi * (p.estimate - p.unknown / 2) for wi, p in zip(w, parts))
+    high = sum(wi * (p.estimate + p.unknown / 2) for wi, p in zip(w, parts))
+    var = sum(wi * wi * p.variance for wi, p in zip(w, parts))
+    design = " + ".join(dict.fromkeys(p.design for p in parts))
+    q = max(p.q for p in parts)
+    return Estimate(game, player, design, (low + high) / 2, max(0.0, low - q * math.sqrt(var)), min(1.0, high + q * math.sqrt(var)),
+                    n, sum(p.solved for p in parts), sum(p.cpu_seconds for p in parts), var, high - low, q)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# a dataset's estimates
+# --------------------------------------------------------------------------------------------------------------
+
+
+def is_exact(player: str) -> bool:
+    """Does this label give verdicts (the solver, or the solver in phases)?"""
+    return is_solver(player) or str(player).split(":", 1)[0] == PHASED
+
+
+def estimates(df: pd.DataFrame) -> list[Estimate]:
+    """Every (game, player)'s estimate in its design, then per game one for perfect play over all its exact runs."""
+    out = [estimate(g, game, player) for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)]
+    return out + list(perfect_play_by_game(df).values())
+
+
+def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
+    """Winnability of ``game`` over every exact run: the plain solver runs' deals combined into one verdict per deal
+    (won if any run won it, lost if any proved it lost), then each phased run on the deals the plain runs did not
+    play, as further strata. None without exact rows."""
+    from .ladder import verdicts
+
+    plain_rows = rows[rows.player.astype(str).str.split(":").str[0] == "solver"]
+    parts = []
+    covered = pd.DataFrame(columns=["seed", "deal"])
+    if len(plain_rows):
+        v = verdicts(plain_rows)
+        won, unknown = int((v.verdict == "won").sum()), int((v.verdict == "unknown").sum())
+        mid, lo, hi, var = plain(won, unknown, len(v))
+        cpu = float(plain_rows.cpu_us.sum()) / 1e6
+        parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v)))
+        covered = v[["seed", "deal"]]
+    for label, g in rows[rows.player.astype(str).str.split(":").str[0] == PHASED].groupby("player", observed=True):
+        fresh = g.merge(covered, on=["seed", "deal"], how="left", indicator=True)
+        fresh = fresh[fresh["_merge"] == "left_only"].drop(columns="_merge")
+        if len(fresh):
+            parts.append(estimate(fresh, game, str(label)))
+    return combine(parts, game) if parts else None
+
+
+def exact_mask(players: pd.Series) -> pd.Series:
+    """Which rows are exact verdicts (:func:`is_exact` asked once per distinct label)."""
+    return players.isin([p for p in pd.unique(players.astype(object)) if is_exact(p)])
+
+
+def perfect_play_by_game(df: pd.DataFrame) -> dict[str, Estimate]:
+    """:func:`perfect_play` of every game with exact rows: what the report's answer, the README and ``castle summary``
+    say a game's winnability is."""
+    exact = df[exact_mask(df.player)]
+    return {game: e for game, rows in exact.groupby("game", observed=True, sort=True)
+            if (e := perfect_play(rows, str(game))) is not None}
+
+
+def summary(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`estimates` as a table (fractions), with the cost of each design: CPU per deal, variance per deal, and
+    the CPU-hours it would take to reach Solvitaire's ±0.186 points."""
+    rows = []
+    for e in estimates(df):
+        rows.append(asdict(e) | {"half_width": e.half_width, "per_deal_variance": e.per_deal, "cpu_per_deal": e.cpu_per_deal,
+                                 "cpu_hours_to_solvitaire": e.cpu_hours_to()})
+    return pd.DataFrame(rows)

@@ -1,0 +1,132 @@
+"""The designs' estimators: exact on what they can see, and their 95% intervals cover the truth.
+
+Coverage is checked by simulation on a population resampled from the shipped solver rows of Streets and Alleys
+(deals 0-9,999: each deal's verdict and the positions it took, so a short budget settles exactly the deals that
+took fewer): 2,000 replications of the three-phase design, of the two-phase one, and of a plain run beside a phased
+one. ``benchmarks/design_coverage.py`` runs the same check at the study's sizes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.designs import Estimate, Z, combine, estimate, perfect_play, phased_interval, phased_mean, plain
+
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "published" / "winnability-streets-beleaguered"
+
+
+def phased_arrays(y: np.ndarray, nodes: np.ndarray, unknown: np.ndarray, u1: np.ndarray, u2: np.ndarray,
+                  first: int, middle: int, rate: float, rate2: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The phase, left and result columns the phased player would write for deals with these verdicts and costs
+    (a short budget settles a deal if it took fewer positions, as the solver's rounds do), and these draws."""
+    n = len(y)
+    result = np.where(unknown, "unknown", np.where(y, "won", "lost"))
+    settles1 = ~unknown & (nodes <= first)
+    phase = np.ones(n, int)
+    left = np.zeros(n, bool)
+    go2 = ~settles1 & (u1 < rate)
+    left |= ~settles1 & ~go2
+    phase[go2] = 2
+    if middle:
+        settles2 = go2 & ~unknown & (nodes <= middle)
+        go3 = go2 & ~settles2 & (u2 < rate2)
+        left |= go2 & ~settles2 & ~go3
+        phase[go3] = 3
+    result[left] = "unknown"
+    return phase, left, result
+
+
+def phased_rows(*args) -> pd.DataFrame:
+    """:func:`phased_arrays` as the rows of a run."""
+    phase, left, result = phased_arrays(*args)
+    params = json.dumps({"middle": args[6]})
+    return pd.DataFrame({"game": "streets-and-alleys", "player": "phased", "player_params": params, "seed": 0,
+                         "deal": np.arange(len(phase)), "result": result, "phase": phase, "left": left, "cpu_us": 1000})
+
+
+def test_a_phased_design_with_every_deal_going_on_is_the_plain_estimate():
+    rng = np.random.default_rng(1)
+    y = rng.random(500) < 0.5
+    nodes = rng.integers(1, 10**6, 500)
+    rows = phased_rows(y, nodes, np.zeros(500, bool), np.zeros(500), np.zeros(500), 1000, 100_000, 1.0, 1.0)
+    e = estimate(rows)
+    assert e.design == "three-phase" and math.isclose(e.estimate, y.mean()) and e.unknown == 0
+    assert math.isclose(e.variance, y.mean() * (1 - y.mean()) / 500, rel_tol=0.02)  # the stratified variance of a full sample
+
+
+def test_unknowns_at_the_full_budget_count_both_ways_and_left_deals_never_as_verdicts():
+    phase = np.array([1, 1, 2, 2, 2, 1])
+    left = np.array([False, False, False, False, False, True])
+    result = np.array(["won", "lost", "won", "unknown", "lost", "unknown"])
+    m0, *_ = phased_mean(phase, left, result, 0)
+    m1, *_ = phased_mean(phase, left, result, 1)
+    # settled in phase 1: 1 won of 2; unsettled: 4 (3 went on + 1 left), of those that went on 1/3 won (or 2/3)
+    assert math.isclose(m0, (1 + 4 * (1 / 3)) / 6) and math.isclose(m1, (1 + 4 * (2 / 3)) / 6)
+
+
+def test_a_plain_design_keeps_the_studys_wilson_interval():
+    mid, lo, hi, _ = plain(5087, 44, 10_000)
+    assert (round(100 * mid, 3), round(100 * lo, 3), round(100 * hi, 3)) == (51.09, 49.89, 52.289)
+
+
+def _population():
+    if not SHIPPED.is_dir():
+        pytest.skip("the shipped study is not here")
+    from analysis.load import load_results
+
+    df = load_results(SHIPPED, games=["streets-and-alleys"], columns=["game", "result", "nodes"])
+    return (df.result == "won").to_numpy(), df.nodes.to_numpy(), (df.result == "unknown").to_numpy()
+
+
+@pytest.mark.parametrize("middle, rate, rate2", [(2_000_000, 0.14, 0.2), (0, 0.1, 1.0)])
+def test_the_phased_designs_intervals_cover_the_truth(middle, rate, rate2):
+    y, nodes, unknown = _population()
+    truth_lo, truth_hi = (y & ~unknown).mean(), (y | unknown).mean()
+    rng = np.random.default_rng(7)
+    reps, n, covered = 2000, 10_000, 0
+    for _ in range(reps):
+        i = rng.integers(0, len(y), n)
+        *_, lo, hi = phased_interval(*phased_arrays(y[i], nodes[i], unknown[i], rng.random(n), rng.random(n), 50_000, middle,
+                                                    rate, rate2))
+        covered += lo <= truth_lo and truth_hi <= hi
+    assert covered / reps >= 0.945, covered / reps
+
+
+def test_a_plain_run_and_a_phased_run_combined_cover_the_truth():
+    y, nodes, unknown = _population()
+    known = ~unknown  # the plain part's unknowns aside, so the truth is one number
+    y, nodes = y[known], nodes[known]
+    truth = y.mean()
+    rng = np.random.default_rng(11)
+    reps, covered, widths = 2000, 0, []
+    n = 10_000
+    for _ in range(reps):
+        a = rng.integers(0, len(y), 1000)
+        b = rng.integers(0, len(y), n)
+        mid, lo, hi, var = plain(int(y[a].sum()), 0, 1000)
+        first = Estimate("g", "solver", "plain", mid, lo, hi, 1000, 1000, 0.0, var, 0.0)
+        m0, m1, v0, lo, hi = phased_interval(*phased_arrays(y[b], nodes[b], np.zeros(n, bool), rng.random(n), rng.random(n),
+                                                            50_000, 2_000_000, 0.14, 0.2))
+        second = Estimate("g", "phased", "three-phase", m0, lo, hi, n, 0, 0.0, v0, 0.0, (m0 - lo) / math.sqrt(v0))
+        e = combine([first, second], "g")
+        covered += e.lo <= truth <= e.hi
+        widths.append(e.hi - e.lo)
+    assert covered / reps >= 0.945, covered / reps
+    assert np.mean(widths) > 2 * Z * math.sqrt(truth * (1 - truth) / (n + 1000))  # no precision for free
+
+
+def test_perfect_play_joins_the_plain_runs_and_adds_the_phased_deals_they_did_not_play():
+    plain_rows = pd.DataFrame({"game": "g", "player": "solver", "seed": 0, "deal": np.arange(100),
+                               "result": ["won"] * 60 + ["lost"] * 40, "cpu_us": 10})
+    rows = phased_rows(np.arange(200) % 2 == 0, np.full(200, 10), np.zeros(200, bool), np.zeros(200), np.zeros(200),
+                       50_000, 0, 1.0, 1.0)
+    rows["game"], rows["deal"] = "g", np.arange(50, 250)  # 50 deals overlap the plain run: they are the plain run's
+    e = perfect_play(pd.concat([plain_rows, rows], ignore_index=True), "g")
+    assert e.deals == 250 and e.design == "plain + two-phase"
+    assert math.isclose(e.estimate, (60 + 75) / 250)  # the fresh deals 100-249: every other one won
