@@ -16,6 +16,7 @@ stale survives.
 - :mod:`.players`: the decisions of the built-in compiled players
 - :mod:`.play`: the one play loop (whole chunks of deals inside the kernel)
 - :mod:`.search`: the exact solver's depth-first search
+- :mod:`.corridor`: the judge's look-ahead to positions already known won
 """
 
 from __future__ import annotations

@@ -192,4 +192,22 @@ PHASED = PlayerSpec(
     check=_check_phased,
 )
 
-BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, PHASED)
+CORRIDOR = PlayerSpec(
+    "corridor",
+    "The solver, then every move of every position along its win judged (keeps the deal winnable, loses it, or "
+    "unknown): the deal's difficulty index, decision points and critical moves (sim/solver/corridor.py).",
+    (
+        Param("budget_nodes", 60_000_000, "positions to solve the deal"),
+        Param("question_nodes", 2_000_000, "positions at most for each move judged by a search", lo=1),
+        Param("look_ahead", 2, "moves a child may take to reach a position known won (no search needed)", lo=0, hi=4),
+        Param("budget_seconds", 600.0, "CPU seconds at most for the solve, and for each question (a guard)"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+    ),
+    play_deal="sim.solver.corridor:play_deal",
+    extra_columns=(("nodes", "int64"), ("difficulty", "float32"), ("decisions", "int16"), ("critical", "int16"),
+                   ("questions", "int32"), ("searched", "int32"), ("unknown_moves", "int32"), ("question_nodes", "int64")),
+    check=_check_solver,
+)
+
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, PHASED,
+                                           CORRIDOR)

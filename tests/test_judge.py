@@ -1,0 +1,96 @@
+"""The judge and the corridor: every verdict it gives is true, what it knows it learned from proofs, and the index adds up."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.core.game import Game, State
+from sim.core.outcome import Result
+from sim.kernels import corridor as C
+from sim.kernels import engine as E
+from sim.core.moves import MAX_MOVES
+from sim.solver.answer import solve
+from sim.solver.corridor import Step, corridor
+from sim.solver.judge import KEEPS, LOSES, UNKNOWN, Judge, Judged
+
+
+def test_children_reaching_finds_a_known_position_a_few_moves_away():
+    game = Game("streets-and-alleys")
+    state = game.deal(4)
+    s, r = state.array.copy(), game.rules_array
+    res = solve(game, state.copy(), budget_seconds=30)
+    assert res.result is Result.WON
+    # the position after the line's first three moves is known: the line's first move reaches it in two more
+    t = s.copy()
+    for m in res.moves[:3]:
+        E.apply(t, r, m.action)
+    keys = np.array([E.position_hash(t, r)], dtype=np.uint64)
+    acts, hashes, reach = (np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.uint64), np.empty(MAX_MOVES, np.int64))
+    n = C.children_reaching(s, r, keys, 2, acts, hashes, reach)
+    first = list(acts[:n]).index(res.moves[0].action)
+    assert reach[first] in (1, 2) and np.array_equal(s, state.array)  # the start is left as it was
+    assert C.children_reaching(s, r, keys, 0, acts, hashes, reach) == n and (reach[:n] == -1).all()
+
+
+@pytest.mark.parametrize("slug, deal", [("streets-and-alleys", 4), ("beleaguered-castle", 3), ("selective-castle", 5)])
+def test_every_verdict_of_a_corridor_is_true(slug, deal):
+    """Each move judged 'keeps' leads to a position the solver wins from scratch; each 'loses' to one it proves lost."""
+    game = Game(slug)
+    state = game.deal(deal)
+    c = corridor(game, state.copy())
+    assert c.result is Result.WON and c.unknown <= 0.01 * c.questions and len(c.steps) > 20
+    s = state.array.copy()
+    rng = np.random.default_rng(deal)
+    checked = {KEEPS: 0, LOSES: 0}
+    for step in c.steps:
+        for j in step.judged:
+            if j.verdict == LOSES or (j.verdict == KEEPS and j.how != "line" and rng.random() < 0.05):
+                child = State(game.rules, s.copy())
+                child.push(j.move)
+                truth = solve(game, child, budget_seconds=60, portfolio=False).result
+                assert truth is (Result.WON if j.verdict == KEEPS else Result.LOST), (step.index, str(j.move), j.verdict, j.how)
+                checked[j.verdict] += 1
+        E.apply(s, game.rules_array, step.move.action)
+    assert checked[KEEPS] > 0
+    assert s[-1] is not None and State(game.rules, s).is_won()
+
+
+def test_a_lost_deal_has_no_corridor():
+    game = Game("streets-and-alleys")
+    c = corridor(game, game.deal(2))
+    assert c.result is Result.LOST and math.isnan(c.difficulty) and not c.steps
+
+
+def test_the_index_is_the_bits_of_luck_along_the_line():
+    from sim.core.moves import Move
+
+    m = Move.from_action
+    judged = [Judged(m(1), KEEPS, "line", 10), Judged(m(2), LOSES, "search", 20), Judged(m(3), LOSES, "known", 30),
+              Judged(m(4), LOSES, "search", 40), Judged(m(5), KEEPS, "reach", 10),  # the same position as the line's
+              Judged(m(6), LOSES, "search", 50, reversal=True), Judged(m(7), UNKNOWN, "search", 60)]
+    step = Step(0, m(1), judged)
+    # distinct sensible children: 10, 20, 30, 40 (50 is a reversal, 60 unknown): one of four keeps
+    assert (step.choices, step.keeps, step.critical, step.bits) == (4, 1, True, 2.0)
+    easy = Step(1, m(1), [Judged(m(1), KEEPS, "line", 1), Judged(m(2), KEEPS, "reach", 2)])
+    assert easy.decision and not easy.critical and easy.bits == 0.0
+    assert Step(2, m(1), [Judged(m(1), KEEPS, "line", 1)]).decision is False
+
+
+def test_a_judge_reuses_what_it_proved():
+    game = Game("streets-and-alleys")
+    state = game.deal(4)
+    judge = Judge(game)
+    c = corridor(game, state.copy(), judge=Judge(game))
+    step = next(s for s in c.steps if s.losing)
+    s = state.array.copy()
+    for move in c.line[: step.index]:
+        E.apply(s, game.rules_array, move.action)
+    first = judge.judge(s)
+    asked = judge.stats.by_how["search"]
+    second = judge.judge(s)
+    assert [j.verdict for j in first] == [j.verdict for j in second]
+    assert judge.stats.by_how["search"] == asked  # the second time, nothing is searched: wins are known, losses too
+    judge.free()
