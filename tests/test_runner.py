@@ -6,16 +6,20 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from sim.study.experiment import ExperimentError, build, read_toml
 from sim.kernels.engine import ENGINE_VERSION
 from sim.players.registry import PlayerSpec, parse_player, register
-from sim.study.dataset import MANIFEST, schema
+from sim.core.rules import find_game
+from sim.study import runner
+from sim.study.dataset import MANIFEST, TIMING, schema
 from sim.study.runner import run
 
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
@@ -88,6 +92,57 @@ def test_dask_scheduler_address_gives_the_same_rows(tmp_path, reference):
         out = tmp_path / "run"
         run(small(chunk_size=9), out, jobs=2, backend="dask", scheduler=cluster.scheduler_address)
         pd.testing.assert_frame_equal(rows(out), reference)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_progress_comes_while_a_chunk_is_played_and_its_rows_are_those_of_the_whole_chunk(tmp_path, monkeypatch, jobs):
+    """The bar hears of a chunk's deals in steps while they are played (with one job, before its part is written),
+    adding up to its deals; the part holds the rows of the chunk played in one go (timing aside). A compiled player
+    (its steps are kernel calls) and one that plays in Python with columns of its own (the solver)."""
+    updates = []  # (deals, the thread that reported them, parts on disk then)
+
+    class Bar:
+        def __init__(self, total, bar):
+            assert total == 2 * 30
+
+        def update(self, n):
+            updates.append((n, threading.current_thread().name, len(list(out.rglob("part-*.parquet")))))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(runner, "_Progress", Bar)
+    if jobs == 1:
+        monkeypatch.setattr(runner, "REPORT_SECONDS", 0.0)  # in this process, so a report after every deal
+    exp = build({}, games=["sa"], players=["lookahead:depth=2", "solver:budget_nodes=2000"], deals=30, chunk_size=30)
+    out = tmp_path / "run"
+    assert run(exp, out, jobs=jobs).finished
+    counts = [n for n, _, _ in updates]
+    assert sum(counts) == 60 and min(counts) >= 1
+    if jobs == 1:
+        assert counts == [1] * 60
+        assert [parts for _, _, parts in updates] == [0] * 30 + [1] * 30
+    else:  # from the workers, through the run's socket: each chunk's first deal alone, then the rest in steps
+        assert len(counts) >= 4 and {thread for _, thread, _ in updates} == {"castle-progress"}
+        assert not [t for t in threading.enumerate() if t.name == "castle-progress"]
+    for chunk in runner.plan(exp):
+        written = pq.read_table(out / chunk.relpath())
+        whole = runner.play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra))
+        assert written.num_rows == 30 and written.drop_columns(list(TIMING)).equals(whole.drop_columns(list(TIMING)))
+
+
+def test_play_rows_in_steps_gives_the_rows_of_one_go(monkeypatch):
+    """Whatever the steps (one deal each, or sized by time), the rows are those of the deals played in one go."""
+    rules = find_game("selective-castle")
+    for label in ("random:max_moves=300", "strategist", "solver:budget_nodes=500"):
+        choice = parse_player(label)
+        whole = runner.play_rows(rules, choice, 3, 10, 49).drop_columns(list(TIMING))
+        for seconds in (0.0, 0.001, runner.REPORT_SECONDS):
+            monkeypatch.setattr(runner, "REPORT_SECONDS", seconds)
+            steps = []
+            stepped = runner.play_rows(rules, choice, 3, 10, 49, report=steps.append)
+            assert sum(steps) == 40 and steps[0] == 1 and (seconds or steps == [1] * 40)
+            assert stepped.drop_columns(list(TIMING)).equals(whole), (label, seconds)
 
 
 def test_resume_after_kill_9_completes_every_deal_exactly_once(tmp_path):

@@ -130,9 +130,18 @@ def pysol_board_text(rules: Rules, number: int) -> str:
     return game.calc_layout_string(CardRenderer(True))
 
 
+#: the seed that stands for PySol FC's numbering: deal ``N`` of it is PySol's game ``N`` (an experiment with
+#: ``numbering = "pysol"`` plays it, and its rows carry it, so a PySol deal never pairs with a seeded one)
+PYSOL_SEED = -1
+
+
 def deal_position(rules: Rules, deal: int | str, seed: int = DEFAULT_SEED) -> Position:
-    """The starting position of a deal: an int (seeded) or ``"pysol:N"``."""
+    """The starting position of a deal: an int (seeded; of :data:`PYSOL_SEED`, PySol's game number) or ``"pysol:N"``."""
     kind, n = parse_deal_id(deal)
+    if seed == PYSOL_SEED:
+        kind = "pysol"
+        if n < 1:
+            raise DealError(f"bad deal {deal}: PySol game numbers start at 1")
     if kind == "pysol":
         text = pysol_board_text(rules, n)
         default_base = 0 if rules.foundation_base == FoundationBase.ACE else -1

@@ -44,7 +44,9 @@ DEFAULT_GAMES = tuple(g.slug for g in STUDY_GAMES)
 DEFAULT_PLAYERS = ("random", "greedy", "strategist", "lookahead")
 DEFAULT_DEALS = 1000
 DEFAULT_CHUNK_SIZE = 5000
-_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out"}
+_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out", "numbering"}
+#: how deals are numbered: ``seed`` (deal N of the seed, the default) or ``pysol`` (PySol FC's game N)
+NUMBERINGS = ("seed", "pysol")
 
 
 class ExperimentError(ValueError):
@@ -209,6 +211,11 @@ def build(
     seed = _int(seed if seed is not None else data.get("seed", DEFAULT_SEED), "seed")
     if not 0 <= seed <= MAX_DEAL:
         raise ExperimentError(f"seed {seed} is outside 0 to 2**63-1")
+    numbering = data.get("numbering", "seed")
+    if numbering not in NUMBERINGS:
+        raise ExperimentError(f"numbering must be one of {', '.join(NUMBERINGS)}, got {numbering!r}")
+    if numbering == "pysol":
+        seed = _pysol_numbering(rules, choices, first, "seed" in data)
     chunk = _count(_int(chunk_size if chunk_size is not None else data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size"), "chunk size")
     name = name or data.get("name") or "adhoc"
     if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
@@ -217,6 +224,25 @@ def build(
     if out is not None and (not isinstance(out, str) or not out.strip()):
         raise ExperimentError(f"out must be a folder name, got {out!r}")
     return Experiment(name, rules, tuple(choices), seed, first, end, chunk, str(data.get("description", "")), out)
+
+
+def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
+    """PySol FC's numbering: deals are its game numbers, played by Python-loop players (a compiled player deals
+    inside its kernel from a seed); the rows carry :data:`~sim.core.deals.PYSOL_SEED` as their seed."""
+    from ..core.deals import PYSOL_SEED
+
+    if seed_given:
+        raise ExperimentError("numbering = \"pysol\" numbers deals by PySol's game numbers: give no seed")
+    missing = [g.slug for g in rules if g.pysol_name is None]
+    if missing:
+        raise ExperimentError(f"PySol deals no game numbers for {', '.join(missing)}")
+    compiled = [c.label for c in choices if c.spec.compiled]
+    if compiled:
+        raise ExperimentError(f"numbering = \"pysol\" needs players that deal in Python, not {', '.join(compiled)} "
+                              "(the solver, corridor, phased and beam-like Python players do)")
+    if first < 1:
+        raise ExperimentError("PySol game numbers start at 1: the deal range must too")
+    return PYSOL_SEED
 
 
 def _count(n: int, what: str) -> int:

@@ -31,11 +31,15 @@ import fnmatch
 import re
 import json
 import os
+import socket
+import struct
 import sys
+import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 import numpy as np
@@ -146,39 +150,68 @@ def cycles_per_us() -> float:
     return _cycles_per_us
 
 
-def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: int, row_schema: pa.Schema | None = None) -> pa.Table:
+#: with a ``report``, about how long the deals between two reports take (tqdm redraws its bar at most every 0.1 s)
+REPORT_SECONDS = 0.1
+
+
+def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: int, row_schema: pa.Schema | None = None,
+              report: Callable[[int], None] | None = None) -> pa.Table:
     """Play deals ``first..last`` of ``seed`` with ``choice``: one row per deal, as an Arrow table.
 
     A compiled player plays the whole chunk inside the kernel; any other
     goes through the Python play loop deal by deal. Both give record rows
     of the same kernel layout, made into columns in one place.
+
+    With ``report`` (the progress bar's), the deals are played in steps,
+    ``report(k)`` after each step of ``k`` deals: the first deal alone, then
+    steps of about :data:`REPORT_SECONDS` at the pace of the step before.
+    Steps are sized by time because a step costs a kernel call and a report
+    (about 0.1 ms) while a deal takes from 0.05 ms (greedy) to seconds (the
+    solver): the bar moves several times a second whatever the player, and
+    a fast player's chunk is still two or three kernel calls. Each deal is
+    dealt and played from its own id, so the rows are those of one call;
+    only ``cpu_us`` (a call's CPU time shared out among its deals) follows
+    the steps.
     """
     row_schema = row_schema or schema(choice.spec.extra_columns)
     deals = np.arange(first, last + 1, dtype=np.int64)
     n = len(deals)
     out = np.zeros((n, P.N_OUT), np.int64)
     extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
+    elapsed = np.zeros(n, np.int64)
+    cpu = np.zeros(n, np.int64)
     if choice.spec.compiled:
-        c0 = time.process_time_ns()
-        P.play_chunk(rules_array(rules), kind_of(choice), weights(choice.params), seed, deals, choice.max_moves, choice.spec.salt, out)
-        chunk_cpu_us = (time.process_time_ns() - c0) / 1000
-        cycles = out[:, P.C_CYCLES].astype(np.float64)
-        elapsed = np.rint(cycles / cycles_per_us()).astype(np.int64)
-        # the chunk's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
-        cpu = np.rint(cycles / max(cycles.sum(), 1.0) * chunk_cpu_us).astype(np.int64)
+        player = (rules_array(rules), kind_of(choice), weights(choice.params))
     else:
         game = Game(rules)
-        elapsed = np.zeros(n, np.int64)
-        cpu = np.zeros(n, np.int64)
-        for k, deal in enumerate(deals):
-            t0, c0 = time.perf_counter_ns(), time.process_time_ns()
-            rec = play_choice(choice, game.deal(int(deal), seed), seed, int(deal))
-            elapsed[k] = (time.perf_counter_ns() - t0) // 1000
-            cpu[k] = (time.process_time_ns() - c0) // 1000
-            out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
-                      rec.max_empty_piles, rec.positions, 0]
-            for name in extra:
-                extra[name][k] = rec.extra.get(name)
+    at, step = 0, n if report is None else 1
+    while at < n:
+        stop = min(at + step, n)
+        t0 = time.perf_counter()
+        if choice.spec.compiled:
+            c0 = time.process_time_ns()
+            P.play_chunk(*player, seed, deals[at:stop], choice.max_moves, choice.spec.salt, out[at:stop])
+            call_cpu_us = (time.process_time_ns() - c0) / 1000
+            cycles = out[at:stop, P.C_CYCLES].astype(np.float64)
+            # the call's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
+            cpu[at:stop] = np.rint(cycles / max(cycles.sum(), 1.0) * call_cpu_us).astype(np.int64)
+        else:
+            for k in range(at, stop):
+                deal = int(deals[k])
+                t1, c0 = time.perf_counter_ns(), time.process_time_ns()
+                rec = play_choice(choice, game.deal(deal, seed), seed, deal)
+                elapsed[k] = (time.perf_counter_ns() - t1) // 1000
+                cpu[k] = (time.process_time_ns() - c0) // 1000
+                out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
+                          rec.max_empty_piles, rec.positions, 0]
+                for name in extra:
+                    extra[name][k] = rec.extra.get(name)
+        if report is not None:
+            report(stop - at)
+            step = max(1, int((stop - at) * REPORT_SECONDS / max(time.perf_counter() - t0, 1e-6)))
+        at = stop
+    if choice.spec.compiled:
+        elapsed = np.rint(out[:, P.C_CYCLES].astype(np.float64) / cycles_per_us()).astype(np.int64)
     result = np.array(RESULTS, dtype=object)[out[:, P.C_RESULT]]
     base = out[:, P.C_BASE]
     shared = rules.foundation_base == FoundationBase.FIRST_CARD_SHARED
@@ -210,10 +243,13 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
 _ROW_NAMES = {f.name for f in schema()}
 
 
-def run_chunk(chunk: Chunk, out: str) -> tuple[int, float]:
-    """Play and write one chunk (in a worker); return its number of deals and the CPU seconds they took."""
+def run_chunk(chunk: Chunk, out: str, report: Callable[[int], None] | None = None) -> tuple[int, float]:
+    """Play and write one chunk (in a worker); return its number of deals and the CPU seconds they took.
+
+    ``report`` (see :func:`play_rows`) hears of the deals as they are played, before the part is written.
+    """
     path = Path(out) / chunk.relpath()
-    table = play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra))
+    table = play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra), report)
     write_atomic(table, path)
     return chunk.n_deals, pa.compute.sum(table.column("cpu_us")).as_py() / 1e6
 
@@ -521,11 +557,19 @@ def _terminate_as_interrupt() -> Iterator[None]:
 def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool,
              tally: dict) -> None:
     """Play the chunks on ``jobs`` workers, adding each finished chunk's games and CPU seconds to ``tally``
-    (``played``, ``cpu``) as it lands, so a stopped run knows what it did."""
+    (``played``, ``cpu``) as it lands, so a stopped run knows what it did.
+
+    The progress bar hears of the deals as they are played, several times a
+    second (:func:`play_rows`'s ``report``): directly with one job, through
+    :func:`_reports_from_workers` from loky's workers. Dask's come a chunk at
+    a time, as each lands: a finer report would need a channel every worker
+    can reach (on a cluster, not this machine's socket), and Dask plays a
+    lost worker's chunk again elsewhere, so its deals reported so far would
+    count twice.
+    """
     from joblib import Parallel, delayed, parallel_config
 
     progress = _Progress(total, bar)
-    tasks = (delayed(run_chunk)(c, out) for c in chunks)
     try:
         with contextlib.ExitStack() as stack:
             stack.enter_context(_terminate_as_interrupt())
@@ -534,16 +578,69 @@ def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: 
                     stack.enter_context(_dask_client(jobs, None))
                 stack.enter_context(parallel_config(backend="dask"))
                 parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+                report = None
             elif jobs == 1:
                 parallel = Parallel(n_jobs=1, return_as="generator_unordered")
+                report = progress.update
             else:
                 parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1)
-            for n, seconds in parallel(tasks):
+                report = _SendReport(stack.enter_context(_reports_from_workers(progress)))
+            for n, seconds in parallel(delayed(run_chunk)(c, out, report) for c in chunks):
                 tally["played"] += n
                 tally["cpu"] += seconds
-                progress.update(n)
+                if report is None:
+                    progress.update(n)
     finally:
         progress.close()
+
+
+_REPORT = struct.Struct("<q")  #: one report: a number of deals played (-1 ends the reading)
+
+
+@contextlib.contextmanager
+def _reports_from_workers(progress: _Progress) -> Iterator[str]:
+    """The address of a socket the loky workers send their reports to (:class:`_SendReport`); a thread of
+    this process reads them into ``progress`` until the block is left.
+
+    A datagram socket on this machine, in a private temporary folder,
+    rather than a ``multiprocessing.Manager`` queue: a Manager is one more
+    process, to stop on every path (a kill -9 of the run would leave it
+    behind), and its proxy, passed with each task, opens two authenticated
+    connections a task to count its references (about 2 ms a task, several
+    percent of a greedy chunk). Here no process is added and a report is one
+    small message, sent before its task ends: a finished task's reports are
+    all read before the block's own end message.
+    """
+    with tempfile.TemporaryDirectory(prefix="castle-run-") as folder, socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        address = os.path.join(folder, "progress")
+        sock.bind(address)
+
+        def read() -> None:
+            while (n := _REPORT.unpack(sock.recv(_REPORT.size))[0]) >= 0:
+                # a bar that cannot be drawn (stderr closed) must not stop the reading: the workers would wait to send
+                with contextlib.suppress(Exception):
+                    progress.update(n)
+
+        reader = threading.Thread(target=read, name="castle-progress", daemon=True)
+        reader.start()
+        try:
+            yield address
+        finally:
+            _SendReport(address)(-1)
+            reader.join()
+
+
+@dataclass(frozen=True)
+class _SendReport:
+    """``report(n)`` in a loky worker: ``n`` deals played, sent to :func:`_reports_from_workers`' socket."""
+
+    address: str
+
+    def __call__(self, n: int) -> None:
+        # a report that cannot be sent (the run is gone, or not reading for a second) is lost, never the chunk
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.settimeout(1.0)
+            sock.sendto(_REPORT.pack(n), self.address)
 
 
 @contextlib.contextmanager

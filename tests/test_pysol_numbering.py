@@ -1,0 +1,33 @@
+"""Experiments numbered as PySol FC numbers its games: the rows carry seed -1 and PySol's deal."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from sim.core.deals import PYSOL_SEED
+from sim.core.game import Game
+from sim.study.experiment import ExperimentError, build
+from sim.study.runner import run
+
+
+def test_a_pysol_experiment_plays_pysols_deals(tmp_path):
+    exp = build({"numbering": "pysol", "deal_range": "1:3", "games": ["citadel"], "players": [{"name": "solver", "budget_seconds": 5.0}]})
+    assert exp.seed == PYSOL_SEED
+    run(exp, tmp_path / "out", jobs=1)
+    rows = pd.read_parquet(tmp_path / "out")
+    assert list(rows.seed) == [PYSOL_SEED] * 2 and list(rows.deal) == [1, 2]
+    game = Game("citadel")
+    assert game.deal(1, PYSOL_SEED).position() == game.deal("pysol:1").position()
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"numbering": "pysol", "deal_range": "1:3", "games": ["fortress"], "players": ["solver"]}, "PySol deals no game numbers"),
+    ({"numbering": "pysol", "deal_range": "1:3", "games": ["citadel"], "players": ["greedy"]}, "deal in Python"),
+    ({"numbering": "pysol", "deal_range": "0:3", "games": ["citadel"], "players": ["solver"]}, "start at 1"),
+    ({"numbering": "pysol", "seed": 4, "deal_range": "1:3", "games": ["citadel"], "players": ["solver"]}, "give no seed"),
+    ({"numbering": "dealer", "games": ["citadel"], "players": ["solver"]}, "numbering must be one of"),
+])
+def test_a_pysol_experiment_that_cannot_be_is_refused(data, words):
+    with pytest.raises(ExperimentError, match=words):
+        build(data)
