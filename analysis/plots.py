@@ -366,3 +366,62 @@ def base_heatmap(rates: pd.DataFrame, names: dict[str, str] | None = None, least
     fig.colorbar(im, ax=ax, label="deals won (%)", fraction=0.03, pad=0.02)
     fig.tight_layout()
     return fig
+
+
+def difficulty_index(rows: pd.DataFrame, games: list[str]) -> plt.Figure:
+    """Each game's difficulty index over its winnable deals: a histogram per game, side by side on one scale."""
+    won = rows[rows.result == "won"]
+    top = float(np.nanpercentile(won.difficulty, 99.5)) if len(won) else 1.0
+    bins = np.linspace(0, max(top, 1.0), 40)
+    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.0), sharey=True, squeeze=False)
+    for ax, game in zip(axes[0], games):
+        d = won[won.game == game].difficulty.astype(float)
+        if len(d):
+            ax.hist(d.clip(upper=bins[-1]), bins=bins, weights=np.full(len(d), 100 / len(d)), color=game_colour(game), alpha=0.85)
+            ax.axvline(float(d.median()), color="#222222", lw=1, ls="--")
+            ax.text(0.97, 0.95, f"median {d.median():.1f} bits\n{len(d):,} winnable deals", transform=ax.transAxes, ha="right",
+                    va="top", fontsize=7.5)
+        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
+        ax.set_xlabel("difficulty index (bits of luck)", fontsize=8.5)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("winnable deals (%)")
+    fig.tight_layout()
+    return fig
+
+
+def difficulty_pairs(rows: pd.DataFrame, a: str, b: str) -> plt.Figure:
+    """The same deals in two games: the index in one against the other (deals winnable in both)."""
+    won = rows[rows.result == "won"].set_index(["seed", "deal"])
+    x = won[won.game == a].difficulty
+    y = won[won.game == b].difficulty
+    j = pd.concat([x.rename("a"), y.rename("b")], axis=1, join="inner")
+    fig, ax = plt.subplots(figsize=(4.6, 4.2))
+    ax.scatter(j.a, j.b, s=6, alpha=0.45, color="#444444", lw=0)
+    top = float(max(j.a.max(), j.b.max())) if len(j) else 1.0
+    ax.plot([0, top], [0, top], color="#999999", lw=1, ls="--")
+    ax.set_xlabel(f"{game_name(a)} (bits)", color=game_colour(a))
+    ax.set_ylabel(f"{game_name(b)} (bits)", color=game_colour(b))
+    ax.set_title(f"The same deals, winnable in both ({len(j):,})", fontsize=9.5)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def difficulty_by_rung(rows: pd.DataFrame, games: list[str], names: dict[str, str] | None = None) -> plt.Figure:
+    """The index of winnable deals by the ladder's cheapest rung that wins them: a box per rung, a panel per game."""
+    names = names or {}
+    won = rows[(rows.result == "won") & (rows.rung != "")]
+    order = [r for r in rows.attrs.get("rungs", list(dict.fromkeys(won.rung))) if (won.rung == r).any()]
+    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.6), sharey=True, squeeze=False)
+    for ax, game in zip(axes[0], games):
+        g = won[won.game == game]
+        present = [r for r in order if (g.rung == r).any()]
+        data = [g[g.rung == r].difficulty.astype(float).to_numpy() for r in present]
+        if data:
+            ax.boxplot(data, vert=True, showfliers=False, widths=0.6, medianprops={"color": game_colour(game)})
+            ax.set_xticks(range(1, len(present) + 1), [names.get(r, r) for r in present], rotation=60, ha="right", fontsize=7)
+        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("difficulty index (bits)")
+    fig.tight_layout()
+    return fig

@@ -18,7 +18,7 @@ import pandas as pd
 
 from sim.study.experiment import read_toml
 
-from . import ladder, stats, winnability
+from . import designs, ladder, stats, winnability
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
 from .load import load_study, unfinished
 
@@ -44,16 +44,19 @@ def _md(df: pd.DataFrame, right: int = 1) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def headline(solver: pd.DataFrame) -> list[str]:
-    """The answer in two sentences: Selective Castle's winnability beside Streets and Alleys', and the paired difference."""
-    w = winnability.winnability(solver[solver.game.isin(STUDY)]).set_index("game")
+def headline(df: pd.DataFrame) -> list[str]:
+    """The answer in two sentences: Selective Castle's winnability beside Streets and Alleys' (each over all its exact
+    runs, in their designs: what ``castle summary`` says), and the paired difference."""
+    solver = df[stats.solver_mask(df.player)]
+    w = designs.perfect_play_by_game(df[df.game.isin(STUDY)])
     pp = winnability.perfect_play_pair(solver, SELECTIVE, STREETS)
-    if SELECTIVE not in w.index or STREETS not in w.index or pp is None:
+    if SELECTIVE not in w or STREETS not in w or pp is None:
         return []
 
     def share(game: str) -> str:
-        r = w.loc[game]
-        return f"**{100 * r.rate:.2f}%** of {name(game)} deals (95% interval {100 * r.ci_low:.2f}-{100 * r.ci_high:.2f}%, {r.deals:,} deals)"
+        e = w[game]
+        design = "" if e.design == "plain" else f", {e.design} design"
+        return f"**{100 * e.estimate:.2f}%** of {name(game)} deals (95% interval {100 * e.lo:.2f}-{100 * e.hi:.2f}%, {e.deals:,} deals{design})"
 
     verdict = ("easier" if pp.diff_low > 0 else "harder" if pp.diff_high < 0 else "not measurably different")
     law = ("no deal won in Streets and Alleys is lost in Selective Castle, as the rule sheet's containment law says"
@@ -63,19 +66,24 @@ def headline(solver: pd.DataFrame) -> list[str]:
             f"{100 * pp.diff:+.2f} points (95% interval {100 * pp.diff_low:+.2f} to {100 * pp.diff_high:+.2f}); {law}.", ""]
 
 
-def winnability_table(solver: pd.DataFrame) -> str:
-    w = winnability.winnability(solver[solver.game.isin(STUDY + (INDEPENDENT,))])
-    if w.empty:
+def winnability_table(df: pd.DataFrame) -> str:
+    """Each game of the study's winnability over all its exact runs (``castle summary``'s perfect play), with the
+    plain runs' counts and Solvitaire's figure beside it."""
+    games = STUDY + (INDEPENDENT,)
+    est = designs.perfect_play_by_game(df[df.game.isin(games)])
+    if not est:
         return "(the study's games are not solved in the data yet)"
-    order = {g: i for i, g in enumerate(STUDY + (INDEPENDENT,))}
-    w = w.assign(_o=w.game.map(lambda g: order.get(g, 99))).sort_values("_o")
-    return _md(pd.DataFrame({
-        "game": [name(g) for g in w.game], "deals": [f"{n:,}" for n in w.deals],
-        "won / lost / unknown": [f"{a:,} / {b:,} / {c:,}" for a, b, c in zip(w.won, w.lost, w.unknown)],
-        "winnable": [_pct(x, 3) for x in w.rate],
-        "95% interval (unknowns both ways)": [f"{100 * a:.3f}-{100 * b:.3f}%" for a, b in zip(w.ci_low, w.ci_high)],
-        "Solvitaire": ["" if pd.isna(p) else f"{100 * p:.3f}% ± {100 * h:.3f}" for p, h in zip(w.published, w.published_half_width)],
-    }))
+    solver = df[stats.solver_mask(df.player) & df.game.isin(games)]
+    plain = winnability.winnability(solver).set_index("game") if len(solver) else pd.DataFrame()
+    rows = []
+    for game in [g for g in games if g in est]:
+        e, pub = est[game], winnability.PUBLISHED.get(game)
+        c = plain.loc[game] if game in plain.index else None
+        rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": e.design,
+                     "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
+                     "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
+                     "± points": f"{100 * e.half_width:.3f}", "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f}"})
+    return _md(pd.DataFrame(rows))
 
 
 def perfect_play_table(solver: pd.DataFrame) -> str:
@@ -136,13 +144,23 @@ def effort_table(df: pd.DataFrame) -> str:
             if len(runs) < last - first + 1:
                 continue  # a run still part-way, or not on these deals
             u = winnability.unknown_by_budget(runs, budgets=EFFORT_BUDGETS).iloc[0]
+            e = designs.estimate(runs, game, str(label))
             rows.append({"game": name(game), "run": f"`{label}`", "deals": f"{len(runs):,}",
                          **{f"{b} s": "" if pd.isna(u[f"{b} s"]) else _pct(u[f"{b} s"]) for b in EFFORT_BUDGETS},
                          "at its cap": f"{_pct(u['at the cap'])} ({int(runs.result.eq('unknown').sum())})",
-                         "CPU s a deal": f"{u.cpu_s_mean:.2f}"})
+                         "CPU s a deal": f"{u.cpu_s_mean:.2f}", "variance a deal": f"{e.per_deal:.3f}",
+                         "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}"})
+        phased = df[(df.game == game) & designs.exact_mask(df.player) & ~stats.solver_mask(df.player)]
+        for label, runs in phased.groupby("player", observed=True):
+            e = designs.estimate(runs, game, str(label))
+            rows.append({"game": name(game), "run": f"`{label}` ({e.design})", "deals": f"{len(runs):,} (from {runs.deal.min():,})",
+                         **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{_pct(e.unknown)}",
+                         "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
+                         "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}"})
         rate, mean = winnability.PUBLISHED_EFFORT[game]
         rows.append({"game": name(game), "run": "Solvitaire (2,000,000 deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},
-                     "at its cap": f"{rate:.3f}%", "CPU s a deal": f"{mean:.1f}"})
+                     "at its cap": f"{rate:.3f}%", "CPU s a deal": f"{mean:.1f}", "variance a deal": "",
+                     "CPU-h to ±0.186": f"{2_000_000 * mean / 3600:,.0f}"})
     return _md(pd.DataFrame(rows), right=2)
 
 
@@ -201,8 +219,9 @@ def results(data: Path) -> str:
     """The README's results block, made from the dataset(s) in ``data``."""
     df, held = load_study(data)
     solver = df[stats.solver_mask(df.player)]
-    parts = [START, "", *headline(solver), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both ways, as Blake & Gent do):", "",
-             winnability_table(solver), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
+    parts = [START, "", *headline(df), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both "
+             "ways, as Blake & Gent do; every exact run of a game joined, each in its design, as `castle summary` gives it):", "",
+             winnability_table(df), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
              ladder_table(df), "", "The rest of the family (the solver; the strongest beam on the first 2,000 deals):", "",
@@ -211,7 +230,10 @@ def results(data: Path) -> str:
              "they take no move away, so the deals are as winnable, but the player must guess them):", "",
              hidden_cards_table(df), "",
              "The solver's own effort, on seed 0's deals 1-2,000 (CPU seconds; the share of deals not settled within "
-             "each budget, read off the rows; `dead_end=1` is pruning rule 5):", "", effort_table(df), "",
+             "each budget, read off the rows; `dead_end=1` is pruning rule 5), and each design's cost: the variance one deal "
+             "brings (its estimate's variance times its deals) and the CPU-hours it would spend to reach Solvitaire's ±0.186 "
+             "points by sampling alone (the solver in phases, `phased`, plays the deals after the study's first 10,000):", "",
+             effort_table(df), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
              "sequence moves in Selective Castle only add moves):", "", dialects_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]

@@ -1,0 +1,133 @@
+"""Difficulty, deal by deal: the corridor's index per deal, its bands, and how it agrees with the ladder.
+
+The rows are the ``corridor`` player's (:mod:`sim.solver.corridor`): per deal
+its verdict and, when won, its difficulty index (bits of luck a player
+choosing uniformly among sensible moves needs to stay winnable), decision
+points and critical positions. A deal's **band** (easy, medium, hard) is its
+index's third among the winnable deals of its game, so the bands of two
+games are each game's own tertiles; ``A:B`` asks for an index between A and
+B bits directly.
+
+**Validity**: the index is compared with the ladder's cheapest winning rung
+(:func:`analysis.ladder.difficulty_by_rung`), a measure it was not tuned to:
+Spearman's rank correlation per game over the winnable deals both measured,
+with a 95% interval from Fisher's z with Bonett and Wright's standard error.
+A weak correlation is a finding (the ladder's rungs and the index measure
+different things), not a failure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from . import ladder
+
+CORRIDOR = "corridor"
+BANDS = ("easy", "medium", "hard")
+#: PySol FC's numbering in the rows: the runner writes seed -1 for deals numbered as PySol numbers its games
+PYSOL_SEED = -1
+
+
+def corridor_rows(df: pd.DataFrame) -> pd.DataFrame:
+    """The corridor player's rows: one per deal, with its index and figures (``pysol``: the PySol game number, or null)."""
+    rows = df[df.player.astype(str).str.split(":").str[0] == CORRIDOR]
+    keep = [c for c in ("game", "player", "seed", "deal", "result", "difficulty", "decisions", "critical", "questions", "searched",
+                        "unknown_moves", "moves", "cpu_us", "dataset") if c in rows.columns]
+    out = rows[keep].copy()
+    out["pysol"] = np.where(out.seed == PYSOL_SEED, out.deal, np.nan)
+    return out.reset_index(drop=True)
+
+
+def bands(rows: pd.DataFrame) -> pd.DataFrame:
+    """Each game's band edges: the index's tertiles over its winnable deals (columns game, low, high, deals)."""
+    out = []
+    for game, g in rows[rows.result == "won"].groupby("game", observed=True):
+        lo, hi = np.quantile(g.difficulty.astype(float), [1 / 3, 2 / 3])
+        out.append({"game": game, "low": float(lo), "high": float(hi), "deals": len(g)})
+    return pd.DataFrame(out, columns=["game", "low", "high", "deals"])
+
+
+def band_of(rows: pd.DataFrame, edges: pd.DataFrame | None = None) -> pd.Series:
+    """Each winnable deal's band (easy, medium, hard) by its game's tertiles; empty for the others."""
+    edges = bands(rows) if edges is None else edges
+    e = rows.merge(edges, on="game", how="left")
+    band = np.where(e.difficulty <= e.low, "easy", np.where(e.difficulty <= e.high, "medium", "hard"))
+    return pd.Series(np.where(rows.result.to_numpy() == "won", band, ""), index=rows.index)
+
+
+def parse_band(text: str) -> tuple[str | None, float, float]:
+    """``easy``/``medium``/``hard`` -> (band, nan, nan); ``A:B`` -> (None, A, B) bits (either side may be empty)."""
+    text = str(text).strip().lower()
+    if text in BANDS:
+        return text, math.nan, math.nan
+    lo, sep, hi = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        a = float(lo) if lo else 0.0
+        b = float(hi) if hi else math.inf
+    except ValueError:
+        raise ValueError(f"difficulty {text!r}: expected easy, medium, hard or A:B (bits, e.g. 5:20 or 30:)") from None
+    if a > b or a < 0:
+        raise ValueError(f"difficulty {text!r}: A:B needs 0 <= A <= B")
+    return None, a, b
+
+
+def with_rungs(rows: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with each deal's cheapest winning rung of the ladder (``rung``; empty where the ladder did not play
+    the deal) and its place on the ladder (``rung_rank``: 0 the cheapest rung, ... , then solver only)."""
+    heur = df[~df.player.astype(str).str.split(":").str[0].isin(["solver", "phased", CORRIDOR])]
+    rung_players = _study_rungs(heur)
+    heur = heur[heur.player.isin(rung_players)]
+    if heur.player.nunique() < 2:
+        return rows.assign(rung="", rung_rank=np.nan)
+    solved = ladder.verdicts(df)
+    diff = ladder.difficulty_by_rung(heur, solved)
+    order = list(diff.difficulty.cat.categories)
+    d = diff.assign(rung=diff.difficulty.astype(str), rung_rank=diff.difficulty.cat.codes.astype(float))
+    d.loc[d.rung.isin([ladder.UNKNOWN, ladder.UNWINNABLE]), "rung_rank"] = np.nan
+    out = rows.merge(d[["game", "seed", "deal", "rung", "rung_rank"]], on=["game", "seed", "deal"], how="left")
+    out["rung"] = out.rung.fillna("")
+    out.attrs["rungs"] = order
+    return out
+
+
+def _study_rungs(heur: pd.DataFrame) -> list[str]:
+    """The ladder's rungs: players of two games or more (the advice's variants of one game are not rungs)."""
+    games = heur.groupby("player", observed=True).game.nunique()
+    return list(games[games >= 2].index)
+
+
+def validity(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per game: Spearman's rank correlation of the index with the cheapest winning rung over the winnable deals
+    both measured, with its 95% interval (Fisher's z, Bonett and Wright's standard error)."""
+    from scipy.stats import spearmanr
+
+    out = []
+    for game, g in rows[(rows.result == "won") & rows.rung_rank.notna()].groupby("game", observed=True):
+        n = len(g)
+        if n < 10:
+            continue
+        rho = float(spearmanr(g.difficulty, g.rung_rank).statistic)
+        se = math.sqrt((1 + rho * rho / 2) / (n - 3))
+        z = math.atanh(max(min(rho, 0.999999), -0.999999))
+        out.append({"game": game, "deals": n, "rho": rho, "lo": math.tanh(z - 1.96 * se), "hi": math.tanh(z + 1.96 * se)})
+    return pd.DataFrame(out, columns=["game", "deals", "rho", "lo", "hi"])
+
+
+def cost(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per game: what the corridors cost (CPU seconds a deal: median, mean, p90, max, over won and over all deals) and
+    the share of judged moves left unknown."""
+    out = []
+    for game, g in rows.groupby("game", observed=True):
+        won = g[g.result == "won"]
+        s, w = g.cpu_us.to_numpy() / 1e6, won.cpu_us.to_numpy() / 1e6
+        out.append({"game": game, "deals": len(g), "won": len(won), "cpu_s_median": float(np.median(s)), "cpu_s_mean": float(s.mean()),
+                    "won_cpu_s_median": float(np.median(w)) if len(w) else np.nan, "won_cpu_s_mean": float(w.mean()) if len(w) else np.nan,
+                    "cpu_s_p90": float(np.percentile(s, 90)), "cpu_s_max": float(s.max()),
+                    "questions": int(g.questions.sum()), "searched": int(g.searched.sum()), "unknown_moves": int(g.unknown_moves.sum()),
+                    "unknown_share": float(g.unknown_moves.sum() / max(g.questions.sum(), 1))})
+    return pd.DataFrame(out)
