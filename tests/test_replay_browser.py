@@ -412,3 +412,43 @@ def test_verdict_marks_colour_the_moves(page, tmp_path_factory):
     assert page.locator("ol.moves li.mark-loses").count() == n - 2 * (n // 3) - 1
     assert page.locator("ul.legend li").all_text_contents()[0] == "keeps the deal winnable"
     shot(page, "replay-marks")
+
+
+def test_a_reviewed_replay_marks_the_first_mistake_and_what_would_have_kept_the_deal(browser, tmp_path):
+    """Greedy loses a winnable deal: the page colours every move, badges the first losing one and lists its alternatives."""
+    from sim.render.replay import write_replay
+    from sim.solver.review import review
+
+    path = tmp_path / "reviewed.html"
+    rep = write_replay("streets-and-alleys", 17, "greedy", 0, path, review=True)
+    game = Game("streets-and-alleys")
+    k = review(game, game.deal(17), rep.moves).first_mistake  # the review's own answer (tests/test_review.py checks it)
+    n = len(rep.moves)
+    assert k is not None and rep.first_mistake == k and rep.alternatives
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(path.as_uri() + f"#move={k + 1}")
+        check_step(page, state_after("streets-and-alleys", 17, rep.moves, k + 1), k + 1)
+        mistake = page.locator("ol.moves li.first-mistake")
+        assert mistake.count() == 1 and mistake.get_attribute("data-step") == str(k + 1)
+        assert "mark-loses" in mistake.get_attribute("class") and "current" in mistake.get_attribute("class")
+        assert mistake.locator(".badge.mistake").text_content() == "first mistake" and mistake.locator(".badge").is_visible()
+        assert str(rep.moves[k]) in mistake.locator(".mv").text_content()
+        instead = mistake.locator(".instead").text_content()
+        assert instead.startswith("would have kept the deal: ")
+        assert [w.split(" (")[0] for w in instead.split(": ", 1)[1].split(", ")] == [str(m) for m in rep.alternatives]
+        assert page.locator("ol.moves li.mark-keeps").count() == k
+        assert page.locator("ol.moves li.mark-lost").count() == n - k - 1
+        assert page.locator("#status").evaluate("e => e.classList.contains('at-mistake')")
+        status = page.text_content("#status")
+        assert "first mistake" in status and all(str(m) in status for m in rep.alternatives)
+        note = page.locator("p.note.review")
+        assert f"Move {k + 1} ({rep.moves[k]}) is the first mistake" in note.text_content()
+        assert note.locator("a").first.get_attribute("href") == f"#move={k + 1}"
+        legend = page.locator("ul.legend").text_content()
+        assert "first mistake" in legend and "played in a game already lost" in legend
+        shot(page, "replay-review-streets-and-alleys-17-greedy", full_page=False)
+        page.keyboard.press("ArrowRight")  # one move on: the status no longer speaks of the mistake
+        assert "first mistake" not in page.text_content("#status")
+    finally:
+        page.close()

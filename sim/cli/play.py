@@ -1,14 +1,23 @@
-"""``castle play`` and ``castle players``: any player on one deal, and the list of players."""
+"""``castle play`` and ``castle players``: any player on one deal, and the list of players.
+
+``--review`` has the solver judge the game played (:func:`sim.solver.review.review`):
+its first losing move, the moves that would have kept the deal winnable there,
+and a verdict for every move. ``--moves FILE`` plays a move list (a person's
+game, in the board text's move notation) instead of a player.
+"""
 
 from __future__ import annotations
 
+import sys
 from functools import partial
+from pathlib import Path
 from typing import List, Optional
 
 import typer
 
 from ..core.deals import DEFAULT_SEED
 from .boards import Item, each, echo_lines, game_fields, items
+from .errors import UserError
 
 
 def register(app: typer.Typer) -> None:
@@ -20,24 +29,38 @@ def play(
     game: str = typer.Argument(..., help="game slug or alias"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input)", show_default=False),
     board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
-    player: str = typer.Option("random", help="player and parameters, e.g. greedy or lookahead:depth=3 (see `castle players`)"),
+    player: Optional[str] = typer.Option(None, help="player and parameters, e.g. greedy or lookahead:depth=3 (see `castle players`) [default: random]", show_default=False),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     show: bool = typer.Option(False, "--show", help="draw the board before and after (one deal, as text)"),
     jobs: int = typer.Option(1, min=1, help="processes playing at once (several deals or boards)"),
     as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
+    review: bool = typer.Option(False, "--review", help="the solver judges the game: its first losing move, what would have kept the deal there, a verdict per move"),
+    moves_from: Optional[str] = typer.Option(None, "--moves", metavar="FILE", help="play this move list instead of a player (one deal): moves as the board text writes them (3-7, 2-F), separated by spaces or lines, # comments; - reads standard input", show_default=False),
 ) -> None:
-    """Let a player play deals or boards; print its moves and the result."""
+    """Let a player play deals or boards (or play a list of moves); print its moves and the result."""
     from ..core.cards import RANKS
     from ..core.game import Game
     from ..players.registry import choose_player, parse_player
 
     g = Game(game)
-    choice = parse_player(player)
-    if max_moves is not None:
-        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
     todo = items(g, deals or [], board, seed)
-    work = partial(_play, g.rules.full_slug, seed, choice.label)
+    if moves_from is not None:
+        if player is not None:
+            raise UserError("give --player or --moves, not both")
+        if max_moves is not None:
+            raise UserError("--max-moves caps a player's game, not a list of moves")
+        if len(todo) != 1:
+            raise UserError("--moves plays one game: give one DEAL (or one board)")
+        state = todo[0].state(g, seed)
+        moves = read_moves(moves_from, state, _where(g, todo[0], seed))
+        label = "moves"
+    else:
+        choice = parse_player(player or "random")
+        if max_moves is not None:
+            choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+        moves, label = None, choice.label
+    work = partial(_play, g.rules.full_slug, seed, label, review=review, moves=moves, source=moves_from)
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
         return
@@ -47,16 +70,64 @@ def play(
 
         typer.echo(coloured(str(state)) + "\n")
     row = work(todo[0], state=state)
-    typer.echo(" ".join(row["moves"]))
+    typer.echo(" ".join(_annotated(row)))
     if show:
         typer.echo("\n" + coloured(str(state)))
     base = "" if row["base_rank"] is None else f", base {RANKS[row['base_rank']]}"
     extra = "".join(f", {k} {v}" for k, v in row.get("extra", {}).items())
     typer.echo(f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}")
+    if review:
+        for line in _review_lines(row):
+            typer.echo(line)
 
 
-def _play(name: str, seed: int, player: str, item: Item, state=None) -> dict:
-    """One item played, as a JSON-ready row (in a worker when there are several)."""
+def _where(game, item: Item, seed: int) -> str:
+    """The game a move list is played on, as an error message names it."""
+    if item.key == "board":
+        return f"the board {item.name}"
+    return f"{game.rules.slug} deal {item.name}" + ("" if item.name.startswith("pysol") else f" (seed {seed})")
+
+
+def read_moves(source: str, state, where: str = "this deal") -> list:
+    """The moves of ``source`` (a file, or ``-``: standard input), each checked legal where it is played from ``state``.
+
+    Moves are written as the board text writes them (``3-7``, ``2-F``, ``FH-2``, ``3-5x4``), separated by
+    whitespace, newlines or commas; ``#`` starts a comment to the end of its line. A file with no move, a
+    word that is not a move, or a move that is not legal where it comes (a list for another deal) is bad
+    input: a :class:`~.errors.UserError` naming the move's number and text.
+    """
+    from ..core.moves import IllegalMoveError, Move, MoveError
+
+    name = "standard input" if source == "-" else source
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(source).read_text()
+        except UnicodeDecodeError:
+            raise UserError(f"{source}: not a move list (it is not UTF-8 text)") from None
+    words = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
+    if not words:
+        raise UserError(f"{name}: no moves in it (write them as the board text does, e.g. 3-7 2-F)")
+    walk, moves = state.copy(), []
+    for k, word in enumerate(words, start=1):
+        try:
+            move = Move.from_str(word)
+        except MoveError:
+            raise UserError(f"{name}: move {k} ({word}) is not a move (write e.g. 3-7 or 2-F)") from None
+        try:
+            walk.push(move)
+        except IllegalMoveError as e:
+            reason = str(e).split(": ", 1)[-1]
+            at = f"at the start of {where} (a list for another deal?)" if k == 1 else f"after move {k - 1} on {where}"
+            raise UserError(f"{name}: move {k} ({word}) is not legal {at}: {reason}") from None
+        moves.append(move)
+    return moves
+
+
+def _play(name: str, seed: int, player: str, item: Item, state=None, review: bool = False, moves=None,
+          source: str | None = None) -> dict:
+    """One item played (by the player, or the list ``moves``), as a JSON-ready row (in a worker when there are several)."""
     import time
 
     from ..core.deals import parse_deal_id
@@ -65,17 +136,76 @@ def _play(name: str, seed: int, player: str, item: Item, state=None) -> dict:
     from ..players.registry import parse_player
 
     game = Game(name)
-    choice = parse_player(player)
     state = state if state is not None else item.state(game, seed)
-    number = parse_deal_id(item.name)[1] if item.key == "deal" else 0
+    start = state.copy()
     c0 = time.process_time()
-    record = play_choice(choice, state, seed, number)
-    row = {**game_fields(game.rules), item.key: item.name, "seed": seed, "player": choice.label, "player_params": choice.params,
+    if moves is not None:
+        record = _scripted(state, moves)
+        params = {"file": source}
+    else:
+        choice = parse_player(player)
+        number = parse_deal_id(item.name)[1] if item.key == "deal" else 0
+        record = play_choice(choice, state, seed, number)
+        player, params = choice.label, choice.params
+    row = {**game_fields(game.rules), item.key: item.name, "seed": seed, "player": player, "player_params": params,
            "result": str(record.result), "moves": [str(m) for m in record.moves], "cards_home": record.cards_home,
            "base_rank": record.base_rank, "positions": record.positions, "cpu_seconds": round(time.process_time() - c0, 4)}
     if record.extra:
         row["extra"] = record.extra
+    if review:
+        from ..solver.review import review as judge_game
+
+        rev = judge_game(game, start, record.moves)
+        d = rev.to_dict()
+        row.update(first_mistake=d.pop("first_mistake"), keeps_instead=d.pop("keeps_instead"), marks=d.pop("marks"),
+                   critical=d.pop("critical"), review=d)
     return row
+
+
+def _scripted(state, moves):
+    """A move list played on ``state`` (left at its end) as the play loop's record: won, stuck, or gave_up (the list stopped)."""
+    from ..core.outcome import Result
+    from ..core.rules import FoundationBase
+    from ..players.record import GameRecord
+
+    seen = {state.hash()}
+    empty = state.empty_piles
+    for m in moves:
+        state.push(m)
+        seen.add(state.hash())
+        empty = max(empty, state.empty_piles)
+    result = Result.WON if state.is_won() else Result.STUCK if len(state.legal_moves) == 0 else Result.GAVE_UP
+    shared = state.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED  # the base as the play loop's rows give it
+    return GameRecord(result, list(moves), state.cards_home, state.base_rank if shared else None, empty, len(seen))
+
+
+def _annotated(row: dict) -> list[str]:
+    """The moves, the first mistake marked ``?`` and a critical move (the only one keeping the deal) ``!``."""
+    words = list(row["moves"])
+    for i in row.get("critical") or []:
+        words[i] += "!"
+    if row.get("first_mistake") is not None:
+        words[row["first_mistake"]] += "?"
+    return words
+
+
+def _review_lines(row: dict) -> list[str]:
+    """What ``--review`` adds to the text: the finding, what would have kept the deal, the counts."""
+    rev = row["review"]
+    lines = [f"review: {rev['note']}"]
+    k = row["first_mistake"]
+    if k is not None:
+        lines[0] = f"review: the first mistake (marked ?) is move {k + 1}, {row['moves'][k]}: the position before it is winnable, the one after it lost"
+        lines.append("would have kept the deal: " + (", ".join(row["keeps_instead"]) or "no other move was proved to keep it"))
+    if row.get("critical"):
+        lines.append(f"critical (marked !, the only move that kept the deal there): "
+                     + ", ".join(f"move {i + 1} ({row['moves'][i]})" for i in row["critical"]))
+    counts = rev["counts"]
+    words = {"keeps": "kept the deal winnable", "loses": "lost it", "lost": "came after it was lost", "unknown": "not settled"}
+    parts = [f"{counts[key]} {text}" for key, text in words.items() if counts.get(key)]
+    asked = f"{rev['questions']} position{'s' * (rev['questions'] != 1)} asked" + (f", {rev['unknown']} unknown" if rev["unknown"] else "")
+    lines.append(f"moves: {', '.join(parts) or 'none'} ({asked}, {rev['seconds']:.2f} s CPU)")
+    return lines
 
 
 def players() -> None:

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from .errors import UserError
 from .show import check_out
 
 
@@ -19,7 +20,9 @@ def register(app: typer.Typer) -> None:
 def replay(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deal: str = typer.Argument(..., help="deal number or pysol:N"),
-    player: str = typer.Option(..., "--player", help="player and parameters, e.g. greedy or solver:budget_seconds=10 (see `castle players`)"),
+    player: Optional[str] = typer.Option(None, "--player", help="player and parameters, e.g. greedy or solver:budget_seconds=10 (see `castle players`); or --moves", show_default=False),
+    moves_from: Optional[str] = typer.Option(None, "--moves", metavar="FILE", help="replay this move list instead of a player's game: moves as the board text writes them (3-7, 2-F), separated by spaces or lines, # comments; - reads standard input", show_default=False),
+    review: bool = typer.Option(False, "--review", help="the solver judges the game: every move coloured by its verdict, the first losing move marked with what would have kept the deal, a won game's critical moves"),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="the page to write, FILE.html [default: replay-GAME-DEAL-PLAYER.html here]", show_default=False),
@@ -31,6 +34,9 @@ def replay(
     see --no-tidy); a deal it proves
     lost (or cannot settle within its budget) gives a page showing the deal
     and saying so. The page is one HTML file that needs no network.
+
+    --moves FILE replays a list of moves (a person's game) instead of a
+    player's; --review has the solver judge the game played.
     """
     from ..core.deals import parse_deal_id
     from ..core.game import Game
@@ -39,12 +45,33 @@ def replay(
 
     g = Game(game)
     parse_deal_id(deal)
-    choice = parse_player(player)
+    if (player is None) == (moves_from is None):
+        raise UserError("Missing option '--player' (or --moves FILE): give one of them, not both")
+    if moves_from is not None and max_moves is not None:
+        raise UserError("--max-moves caps a player's game, not a list of moves")
+    who = parse_player(player).name if player is not None else "moves"
     if out is None:
-        name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.full_slug.replace('@', '-'), deal, choice.name))
+        name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.full_slug.replace('@', '-'), deal, who))
         out = Path(f"replay-{name}.html")
     check_out(out, (".html", ".htm"))
-    g.deal(deal, seed)  # a bad deal or seed is said before any play
-    rep = record_replay(g, deal, player, seed, max_moves=max_moves, tidy=tidy)
+    state = g.deal(deal, seed)  # a bad deal or seed is said before any play
+    moves, label = None, None
+    if moves_from is not None:
+        from .play import _where, read_moves
+        from .boards import Item
+
+        moves = read_moves(moves_from, state, _where(g, Item("deal", deal), seed))
+        label = "the moves of " + ("standard input" if moves_from == "-" else Path(moves_from).name)
+    rep = record_replay(g, deal, player if moves is None else label, seed, max_moves=max_moves, tidy=tidy, review=review,
+                        moves=moves)
     out.write_text(replay_html(rep), encoding="utf-8")
     typer.echo(f"wrote {out}: {rep.result}, {len(rep.moves)} moves, {rep.cards_home}/52 cards home")
+    if rep.review_note is not None:
+        k = rep.first_mistake
+        if k is not None:
+            kept = ", ".join(str(m) for m in rep.alternatives) or "no other move was proved to keep it"
+            typer.echo(f"review: the first mistake is move {k + 1}, {rep.moves[k]}; would have kept the deal: {kept}")
+        else:
+            typer.echo(f"review: {rep.review_note}")
+        if rep.critical:
+            typer.echo("critical moves: " + ", ".join(f"{i + 1} ({rep.moves[i]})" for i in rep.critical))

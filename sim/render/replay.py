@@ -18,7 +18,15 @@ at the top of the window and the list scrolls below it. Stepping keeps the
 current move in view inside the list, never scrolling the board away.
 ``back=`` puts a link back to the report on top; a :class:`Replay` with
 ``marks`` colours each move of the list by a verdict (``mark-keeps``,
-``mark-loses``, ``mark-unknown``) with a legend.
+``mark-loses``, ``mark-unknown``, ``mark-lost``) with a legend.
+
+``review=True`` has the solver judge the game (:func:`sim.solver.review.review`):
+every move is coloured by its verdict, the first losing move carries a red
+badge "first mistake" with the moves that would have kept the deal listed
+under it, the status line says so when the replay reaches it, and a note on
+top sums it up; a won game's critical moves (the only move that kept the deal
+winnable there) carry a badge "critical". ``moves=`` replays a given list of
+moves (a person's game) instead of a player's.
 
 For the report::
 
@@ -45,7 +53,7 @@ from pathlib import Path
 from ..core.board import Position
 from ..core.cards import RANKS, SUITS, rank_of, suit_of
 from ..core.deals import DEFAULT_SEED
-from ..core.moves import Move
+from ..core.moves import IllegalMoveError, Move
 from ..core.rules import MAX_PILES, Rules
 from .svg import CARD_H, FAN, Layout, base_label, board_svg, moved_card, rank_label
 
@@ -76,10 +84,16 @@ class Replay:
     legal_at_end: list[Move] = field(default_factory=list)
     extra: dict = field(default_factory=dict)  #: the player's own columns (the solver's nodes)
     path: Path | None = None  #: where :func:`write_replay` wrote the page
-    #: a verdict per move (``"keeps"``, ``"loses"``, ``"unknown"`` or None), drawn as ``mark-<value>`` classes
+    #: a verdict per move (``"keeps"``, ``"loses"``, ``"lost"``, ``"unknown"`` or None), drawn as ``mark-<value>`` classes
     marks: list[str | None] | None = None
     #: the solver's own line's length when ``moves`` is that line tidied for reading (:mod:`sim.render.tidy`)
     tidied_from: int | None = None
+    #: the review's findings (:func:`sim.solver.review.review`): the first losing move (index into ``moves``),
+    #: the moves that would have kept the deal there, the critical moves (indexes), and its one-sentence note
+    first_mistake: int | None = None
+    alternatives: list[Move] = field(default_factory=list)
+    critical: list[int] = field(default_factory=list)
+    review_note: str | None = None  #: None: not reviewed
 
     @property
     def cards_home(self) -> int:
@@ -91,11 +105,15 @@ class Replay:
         return f"{self.rules.name}, deal {self.deal}{seed}, played by {self.player}"
 
 
-def record_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, *, max_moves: int | None = None,
-                  state=None, tidy: bool = True) -> Replay:
+def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT_SEED, *, max_moves: int | None = None,
+                  state=None, tidy: bool = True, review: bool = False, moves=None) -> Replay:
     """Play ``deal`` (or ``state``, e.g. a board) with ``player`` and keep every position.
 
-    A solver's win is shown tidied (:func:`~sim.render.tidy.tidy_line`) unless ``tidy=False``.
+    A solver's win is shown tidied (:func:`~sim.render.tidy.tidy_line`) unless ``tidy=False``. ``moves``: a
+    list of moves (Moves or their text) to replay instead of a player's game; ``player`` is then only the name
+    the page gives it (default "a list of moves"); a move not legal where it comes raises
+    :class:`~sim.core.moves.IllegalMoveError`. ``review``: the solver judges the game
+    (:func:`sim.solver.review.review`): marks, the first mistake and what would have kept the deal, critical moves.
     """
     from ..core.deals import parse_deal_id
     from ..core.game import Game
@@ -103,19 +121,31 @@ def record_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, 
     from ..players.registry import choose_player, parse_player
 
     g = Game(game) if isinstance(game, str) else game
-    choice = parse_player(player)
-    if max_moves is not None:
-        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
     start = g.deal(deal, seed) if state is None else state
-    number = parse_deal_id(deal)[1] if state is None else 0
-    record = play_choice(choice, start.copy(), seed, number)
-    result = str(record.result)
-    moves, tidied_from = list(record.moves), None
-    if tidy and result == "won" and choice.name.startswith("solver"):
-        from .tidy import tidy_line
+    extra: dict = {}
+    if moves is not None:
+        moves = [m if isinstance(m, Move) else Move.from_str(str(m)) for m in moves]
+        label, tidied_from = player or "a list of moves", None
+        walk = start.copy()
+        for i, m in enumerate(moves):
+            try:
+                walk.push(m)
+            except IllegalMoveError as e:
+                raise IllegalMoveError(f"move {i + 1} ({m}): {e}") from None
+        result = "won" if walk.is_won() else "stuck" if len(walk.legal_moves) == 0 else "gave_up"
+    else:
+        choice = parse_player(player)
+        if max_moves is not None:
+            choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+        number = parse_deal_id(deal)[1] if state is None else 0
+        record = play_choice(choice, start.copy(), seed, number)
+        result, label, extra = str(record.result), choice.label, dict(record.extra or {})
+        moves, tidied_from = list(record.moves), None
+        if tidy and result == "won" and choice.name.startswith("solver"):
+            from .tidy import tidy_line
 
-        moves = tidy_line(start, moves)
-        tidied_from = len(record.moves)
+            moves = tidy_line(start, moves)
+            tidied_from = len(record.moves)
     walk = start.copy()
     positions, cards = [walk.position()], []
     for m in moves:
@@ -123,17 +153,25 @@ def record_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, 
         walk.push(m)
         positions.append(walk.position())
     legal = [] if result in ("won", "lost", "unknown") else list(walk.legal_moves)
-    return Replay(g.rules, str(deal), seed, choice.label, result, moves, positions, cards, legal,
-                  dict(record.extra or {}), tidied_from=tidied_from)
+    rep = Replay(g.rules, str(deal), seed, label, result, moves, positions, cards, legal, extra, tidied_from=tidied_from)
+    if review and result not in ("lost", "unknown"):  # a solver's page with no game says its verdict already
+        from ..solver.review import review as judge_game
+
+        rev = judge_game(g, start, moves)
+        rep.marks, rep.first_mistake, rep.alternatives = list(rev.marks), rev.first_mistake, list(rev.alternatives)
+        rep.critical, rep.review_note = list(rev.critical or []), rev.note
+    return rep
 
 
-def write_replay(game, deal: int | str, player: str, seed: int = DEFAULT_SEED, path: str | Path = "replay.html", *,
-                 max_moves: int | None = None, back: str | None = None, tidy: bool = True) -> Replay:
+def write_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT_SEED, path: str | Path = "replay.html", *,
+                 max_moves: int | None = None, back: str | None = None, tidy: bool = True, review: bool = False,
+                 moves=None) -> Replay:
     """Play ``deal`` of ``seed`` with ``player`` and write its replay page to ``path``; the :class:`Replay` (``.path`` set).
 
     ``back``: a URL relative to the page (e.g. ``"../index.html"``) for a "back to the report" link on top.
+    ``review`` and ``moves``: as :func:`record_replay`.
     """
-    rep = record_replay(game, deal, player, seed, max_moves=max_moves, tidy=tidy)
+    rep = record_replay(game, deal, player, seed, max_moves=max_moves, tidy=tidy, review=review, moves=moves)
     path = Path(path)
     path.write_text(replay_html(rep, back=back), encoding="utf-8")
     rep.path = path
@@ -180,7 +218,13 @@ def _move_html(move: Move, card: int | None) -> str:
 MARKS = {
     "keeps": "keeps the deal winnable",
     "loses": "loses a winnable deal",
+    "lost": "played in a game already lost",
     "unknown": "not settled",
+}
+#: the review's badges, as the legend explains them
+BADGES = {
+    "mistake": ("first mistake", "the first move that lost the winnable deal"),
+    "critical": ("critical", "the only move that kept the deal winnable there"),
 }
 LIST_W = 256  #: the move list's width beside the board
 SIDE_BY_SIDE = 0.72  #: the smallest scale of the board kept beside the move list; narrower, the list goes below
@@ -190,13 +234,66 @@ def _mark_class(mark: str) -> str:
     return "mark-" + re.sub(r"[^a-z0-9-]+", "-", str(mark).lower()).strip("-")
 
 
-def _legend(marks: list[str | None]) -> str:
+def _legend(marks: list[str | None], badges: tuple[str, ...] = ()) -> str:
     present = list(dict.fromkeys(m for m in marks if m))
     order = [m for m in MARKS if m in present] + [m for m in present if m not in MARKS]
-    if not order:
+    if not order and not badges:
         return ""
     items = "".join(f'<li class="{_mark_class(m)}">{html.escape(MARKS.get(m, m))}</li>' for m in order)
+    items += "".join(f'<li class="badge-key"><span class="badge {b}">{BADGES[b][0]}</span> {BADGES[b][1]}</li>' for b in badges)
     return f'<ul class="legend" aria-label="what the colours of the moves mean">{items}</ul>'
+
+
+def _badge(kind: str) -> str:
+    text, title = BADGES[kind]
+    return f' <span class="badge {kind}" title="{html.escape(title, quote=True)}">{text}</span>'
+
+
+def _alternatives_text(rep: Replay) -> str:
+    """The moves that would have kept the deal at the first mistake's position, each with its card."""
+    pos = rep.positions[rep.first_mistake]
+    return ", ".join(f"{m} ({_card_text(moved_card(pos, m, played=False))})" for m in rep.alternatives)
+
+
+def _move_item(rep: Replay, i: int, move: Move, card: int | None) -> str:
+    """One move of the list (``i`` from 1): its verdict's colour, and the review's badges and alternatives."""
+    classes = [_mark_class(rep.marks[i - 1])] if rep.marks and rep.marks[i - 1] else []
+    badges, after = "", ""
+    if rep.first_mistake == i - 1:
+        classes.append("first-mistake")
+        badges += _badge("mistake")
+        kept = _alternatives_text(rep) or "no other move was proved to keep it"
+        after = f'<div class="instead">would have kept the deal: {html.escape(kept)}</div>'
+    if i - 1 in rep.critical:
+        classes.append("critical")
+        badges += _badge("critical")
+    attr = f' class="{" ".join(classes)}"' if classes else ""
+    return (f'<li data-step="{i}"{attr}><a href="#move={i}"><span class="n">{i}.</span> {_move_html(move, card)}{badges}</a>'
+            f'{after}</li>')
+
+
+def _review_html(rep: Replay) -> str:
+    """The note on top of a reviewed game: what the solver found, with a link to the first mistake."""
+    if rep.review_note is None:
+        return ""
+    if rep.first_mistake is not None:
+        k = rep.first_mistake + 1
+        kept = _alternatives_text(rep)
+        text = (f'<a href="#move={k}">Move {k} ({html.escape(str(rep.moves[k - 1]))})</a> is the first mistake: the deal was '
+                f'winnable before it and is lost after it. '
+                + (f"Would have kept the deal: {html.escape(kept)}." if kept else "No other move was proved to keep it."))
+    else:
+        note = rep.review_note
+        text = html.escape(note[0].upper() + note[1:]) + "."
+    if rep.critical:
+        links = ", ".join(f'<a href="#move={i + 1}">{i + 1}</a>' for i in rep.critical)
+        text += (f" Critical move{'s' * (len(rep.critical) != 1)} (the only move that kept the deal winnable there): "
+                 f"{links}.")
+    counts = {m: rep.marks.count(m) for m in MARKS} if rep.marks else {}
+    told = ", ".join(f"{counts[m]} {MARKS[m].replace('keeps', 'keep' if counts[m] != 1 else 'keeps')}" for m in MARKS if counts.get(m))
+    if told:
+        text += f" Moves: {html.escape(told)}."
+    return f'<p class="note review"><b>Reviewed by the solver.</b> {text}</p>'
 
 
 def replay_html(rep: Replay, back: str | None = None) -> str:
@@ -239,9 +336,13 @@ def replay_html(rep: Replay, back: str | None = None) -> str:
     if marks is not None and len(marks) != n:
         raise ValueError(f"{len(marks)} marks for {n} moves")
     moves_html = "\n".join(
-        f'<li data-step="{i}"{_mark_attr(marks, i)}><a href="#move={i}"><span class="n">{i}.</span> {_move_html(m, c)}</a></li>'
-        for i, (m, c) in enumerate(zip(rep.moves, rep.cards), start=1)
+        _move_item(rep, i, m, c) for i, (m, c) in enumerate(zip(rep.moves, rep.cards), start=1)
     ) or '<li class="none">no moves</li>'
+    if rep.review_note is not None:
+        data["review"] = {"first": None if rep.first_mistake is None else rep.first_mistake + 1,
+                          "instead": _alternatives_text(rep) if rep.first_mistake is not None else "",
+                          "critical": [i + 1 for i in rep.critical]}
+    badges = tuple(b for b, on in (("mistake", rep.first_mistake is not None), ("critical", bool(rep.critical))) if on)
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     narrow = round(SIDE_BY_SIDE * lay.width) + LIST_W + 18 + 40
     css = _CSS.replace("__W__", str(lay.width)).replace("__LIST__", str(LIST_W)).replace("__NARROW__", str(narrow))
@@ -260,16 +361,10 @@ def replay_html(rep: Replay, back: str | None = None) -> str:
         rules=html.escape(rules.description),
         ending=html.escape(ending),
         back=back_html,
-        note=note,
-        legend=_legend(marks) if marks else "",
+        note=note + _review_html(rep),
+        legend=_legend(marks or [], badges) if marks or badges else "",
         play_disabled=" disabled" if n == 0 else "",
     )
-
-
-def _mark_attr(marks: list[str | None] | None, i: int) -> str:
-    if not marks or not marks[i - 1]:
-        return ""
-    return f' class="{_mark_class(marks[i - 1])}"'
 
 
 _CSS = """
@@ -311,6 +406,13 @@ ol.moves li:hover { background: #eef3ec; }
 ol.moves li.mark-keeps { box-shadow: inset 5px 0 #2e9d55; }
 ol.moves li.mark-loses { box-shadow: inset 5px 0 #c0392b; background: #fbe3e0; }
 ol.moves li.mark-unknown { box-shadow: inset 5px 0 #a9a9a9; }
+ol.moves li.mark-lost { box-shadow: inset 5px 0 #dcc9c6; color: #6f6f6f; }
+ol.moves li.first-mistake { background: #f7cdc7; box-shadow: inset 5px 0 #c0392b, inset 0 0 0 1px #c0392b; }
+ol.moves li.first-mistake a, ol.moves li.critical a { white-space: normal; }
+ol.moves .instead { padding: 0 8px 4px 42px; font-size: 12px; color: #7a1d14; white-space: normal; }
+.badge { display: inline-block; font-size: 10.5px; font-weight: bold; line-height: 1.35; padding: 0 6px; border-radius: 8px;
+  color: #fff; vertical-align: 1px; white-space: nowrap; }
+.badge.mistake { background: #c0392b; } .badge.critical { background: #1c5f8a; }
 ol.moves li.current { background: #ffe49a; font-weight: bold; }
 ol.moves li.none { color: #6b6b6b; padding: 2px 8px; }
 ol.moves .n { display: inline-block; min-width: 34px; color: #6b776f; text-align: right; }
@@ -319,7 +421,12 @@ ol.moves .to { color: #5d6b62; font-size: 12px; }
 ul.legend { list-style: none; margin: 0 0 6px; padding: 0; font-size: 12px; display: flex; flex-wrap: wrap; gap: 2px 10px; }
 ul.legend li { padding-left: 10px; }
 ul.legend li.mark-keeps { box-shadow: inset 5px 0 #2e9d55; } ul.legend li.mark-loses { box-shadow: inset 5px 0 #c0392b; }
-ul.legend li.mark-unknown { box-shadow: inset 5px 0 #a9a9a9; }
+ul.legend li.mark-unknown { box-shadow: inset 5px 0 #a9a9a9; } ul.legend li.mark-lost { box-shadow: inset 5px 0 #dcc9c6; }
+ul.legend li.badge-key { padding-left: 0; }
+.note.review { background: #fff; padding: 6px 10px; border-radius: 6px; border-left: 5px solid #1c5f8a; max-width: 860px; margin: 0 0 10px; color: #1d2a22; }
+.note.review a { color: #1c5f8a; }
+.status.at-mistake { color: #a3261b; font-weight: bold; }
+.status.at-critical { color: #1c5f8a; }
 .c { font-weight: bold; display: inline-block; min-width: 30px; }
 .c.red { color: #c0122c; } .c.black { color: #1b1b1b; }
 .keys { font-size: 12px; color: #5d6b62; }
@@ -419,8 +526,13 @@ _SCRIPT = r"""
     where.textContent = k === 0 ? 'Start (' + last + ' moves)' : 'Move ' + k + ' of ' + last;
     var base = st.b.indexOf('?') >= 0 && st.b.replace(/\?/g, '') === '' ? 'not chosen' : st.b.split('').filter(function (v, i, a) { return a.indexOf(v) === i; }).join(' ').replace('T', '10');
     var did = k === 0 ? 'The deal' : 'After ' + st.m + ' (' + name(st.c) + ')';
+    var rv = data.review, said = '';
+    if (rv && rv.first === k) said = ' · first mistake: this move lost the winnable deal' + (rv.instead ? '; would have kept it: ' + rv.instead : '');
+    else if (rv && rv.critical.indexOf(k) >= 0) said = ' · critical: the only move that kept the deal winnable here';
     status.textContent = did + ' · ' + home + '/52 cards home · ' +
-      empty + ' empty pile' + (empty === 1 ? '' : 's') + ' · base ' + base + (k === last && last > 0 ? ' · the end: ' + data.end : '');
+      empty + ' empty pile' + (empty === 1 ? '' : 's') + ' · base ' + base + (k === last && last > 0 ? ' · the end: ' + data.end : '') + said;
+    status.classList.toggle('at-mistake', !!rv && rv.first === k);
+    status.classList.toggle('at-critical', !!rv && rv.first !== k && rv.critical.indexOf(k) >= 0);
     svg.setAttribute('aria-label', data.name + ': ' + (k === 0 ? 'the deal, ' + last + ' moves to come' :
       'move ' + k + ' of ' + last + ', ' + st.m + ' (' + name(st.c) + ')') + ', ' + home + '/52 cards home');
     ending.classList.toggle('here', k === last);

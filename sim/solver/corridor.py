@@ -124,6 +124,7 @@ def corridor(game: Game | str, state: State, line: list[Move] | None = None, jud
     from .rounds import clock
 
     game = Game(game) if isinstance(game, str) else game
+    own = judge is None
     judge = judge or Judge(game)
     start = clock()
     nodes = 0
@@ -145,7 +146,8 @@ def corridor(game: Game | str, state: State, line: list[Move] | None = None, jud
     st = judge.stats
     out = Corridor(Result.WON, steps, nodes + st.nodes, clock() - start, sum(st.by_how.values()), st.by_how["search"],
                    st.unknown, judge.budget)
-    judge.free()
+    if own:
+        judge.free()  # (a judge handed in is the caller's to free: it may have more to ask)
     return out
 
 
@@ -157,6 +159,7 @@ def play_deal(state: State, seed: int, deal: int, budget_nodes: int, question_no
     game = Game(state.rules)
     judge = Judge(game, budget_nodes=question_nodes, look_ahead=look_ahead, table_size=table_size)
     c = corridor(game, state.copy(), judge=judge, solve_nodes=budget_nodes, solve_seconds=budget_seconds)
+    judge.free()
     record = play(state, Scripted(c.line), max_moves=len(c.line))
     record.result = c.result
     won = c.result is Result.WON
