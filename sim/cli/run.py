@@ -29,24 +29,51 @@ def run_cmd(
     backend: str = typer.Option("loky", help="loky (this machine) or dask"),
     scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)", show_default=False),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
+    halfwidth: Optional[float] = typer.Option(None, "--halfwidth", help="play the solver in phases (player phased) until each game's "
+                                              "winnability is known to ±H points: a pilot, then Neyman's rates and a fixed "
+                                              "number of deals (sim/study/precision.py)", show_default=False),
+    cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
+    pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
 ) -> None:
-    """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume."""
+    """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume.
+
+    With --halfwidth H (or halfwidth = H in the experiment file) the deals played are chosen for the precision:
+    the deal range's start is where the pilot begins, and the run plays as many deals after it as the design needs."""
     from ..study.experiment import ExperimentError, build, read_toml
     from ..study.paths import DATA_DIR
     from ..study.runner import run
 
     if out is not None and experiments and len(experiments) > 1:
         raise UserError("--out names one results folder: give one experiment file with it")
+    if (cpu_hours is not None or pilot is not None) and halfwidth is None and not experiments:
+        raise UserError("--cpu-hours and --pilot go with --halfwidth")
     try:
-        built = [build(read_toml(f), games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
-                       from_file=True) for f in experiments] if experiments else [
-            build({}, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size)]
-        for exp in built:
+        tables = [read_toml(f) for f in experiments] if experiments else [{}]
+        precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
+        built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
+                       from_file=bool(experiments)) for t in tables]
+        for exp, asked in zip(built, precision):
             target = out or (Path(exp.out) if exp.out else DATA_DIR / exp.name)
-            summary = run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress)
-            _say(summary)
-    except ExperimentError as e:
-        raise UserError(str(e)) from None
+            h = halfwidth if halfwidth is not None else asked.get("halfwidth")
+            if h is None:
+                if cpu_hours is not None or pilot is not None or asked:
+                    raise UserError("--cpu-hours and --pilot (cpu_hours, pilot) go with --halfwidth (halfwidth)")
+                _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
+                continue
+            from ..study.precision import PILOT_DEALS, run_to_halfwidth
+
+            for summary in run_to_halfwidth(exp, target, float(h), cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
+                                            int(pilot if pilot is not None else asked.get("pilot", PILOT_DEALS)),
+                                            say=lambda line: typer.echo(line, err=True), jobs=jobs, backend=backend,
+                                            scheduler=scheduler, progress=progress):
+                if summary is not None:
+                    _say(summary)
+    except (ExperimentError, TypeError, ValueError) as e:
+        raise UserError(str(e).splitlines()[0] if str(e) else e.__class__.__name__) from None
+
+
+#: the experiment file's fields that ask for a precision instead of a deal range (they are not part of its identity)
+PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot")
 
 
 def _say(summary) -> None:

@@ -1,0 +1,67 @@
+"""castle run --halfwidth: a pilot, Neyman's rates, a fixed number of deals; bad requests refused in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.study.experiment import ExperimentError
+from sim.study.precision import DESIGN, Phases, allocate, plan, variance_cost
+
+STREETS_LIKE = Phases(p=0.51, unknown=0.002, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
+
+
+def test_neyman_rates_fall_as_the_later_phases_cost_more():
+    cheap = allocate(STREETS_LIKE, True)
+    dear = allocate(Phases(**{**STREETS_LIKE.__dict__, "c3": 470.0}), True)
+    assert 0 < dear[1] < cheap[1] <= 1
+    nv, cost = variance_cost(STREETS_LIKE, *cheap, True)
+    full_nv, full_cost = variance_cost(STREETS_LIKE, 1.0, 1.0, True)
+    assert nv >= full_nv and cost < full_cost and nv * cost < full_nv * full_cost  # subsampling pays
+
+
+def test_the_plan_reaches_the_halfwidth_with_the_unknowns_spread_included():
+    d = plan(STREETS_LIKE, "streets-and-alleys", 0.3, 10_000, True)
+    nv, _ = variance_cost(STREETS_LIKE, d.rate, d.rate2, True)
+    assert 1.96 * (nv / d.deals) ** 0.5 + STREETS_LIKE.unknown / 2 <= 0.003 * 1.0001
+    assert d.deals * STREETS_LIKE.q1 * d.rate * STREETS_LIKE.q2 * d.rate2 >= 30  # the deepest phase is not left empty
+    with pytest.raises(ExperimentError, match="unknowns alone"):
+        plan(STREETS_LIKE, "streets-and-alleys", 0.05, 10_000, True)
+
+
+def _castle(*args, cwd):
+    return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--halfwidth", "0"], "above 0"), (["--halfwidth", "-1"], "above 0"), (["--halfwidth", "51"], "at most 50"),
+    (["--halfwidth", "1", "--player", "greedy"], "cannot settle a deal"),
+    (["--halfwidth", "1", "--cpu-hours", "0"], "--cpu-hours"),
+    (["--cpu-hours", "1"], "go with --halfwidth"),
+])
+def test_a_halfwidth_that_cannot_be_is_one_line_and_exit_2(tmp_path, args, words):
+    base = ["run", "--game", "beleaguered-castle", "--out", str(tmp_path / "out")]
+    if "--player" not in args:
+        base += ["--player", "phased"]
+    r = _castle(*base, *args, cwd=tmp_path)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
+    args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
+            "--deal-range", "100:100000", "--halfwidth", "12", "--pilot", "100", "--out", str(tmp_path / "out")]
+    r = _castle(*args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    design = json.loads((tmp_path / "out" / DESIGN).read_text())
+    d = design["designs"][0]
+    assert d["first"] == 200 and d["deals"] >= 1 and 0 < d["rate"] <= 1
+    (tmp_path / "out" / DESIGN).write_text(json.dumps({**design, "designs": [{**d, "deals": d["deals"] + 5}]}))
+    again = _castle(*args, cwd=tmp_path)  # resumes: the design on disk stands, and 5 more deals are played
+    assert again.returncode == 0 and "5 games played" in again.stdout, again.stdout + again.stderr
+    summary = _castle("summary", str(tmp_path / "out"), "--json", cwd=tmp_path)
+    perfect = [json.loads(x) for x in summary.stdout.splitlines() if '"perfect play"' in x]
+    assert len(perfect) == 1 and perfect[0]["deals"] == 100 + d["deals"] + 5 and perfect[0]["lo"] <= perfect[0]["hi"]
