@@ -209,5 +209,20 @@ CORRIDOR = PlayerSpec(
     check=_check_solver,
 )
 
+MISTAKES = PlayerSpec(
+    "mistakes",
+    "Where players go wrong: the solver's verdict, then each rung of the ladder (sim/solver/mistakes.py: RUNGS) plays "
+    "the deal and, where it loses a winnable one, its first mistake is found and classified (column review, JSON).",
+    (
+        Param("budget_nodes", 60_000_000, "positions to solve the deal"),
+        Param("question_nodes", 2_000_000, "positions at most for each position the review asks about", lo=1),
+        Param("budget_seconds", 600.0, "CPU seconds at most for the solve (a guard)"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+    ),
+    play_deal="sim.solver.mistakes:play_deal",
+    extra_columns=(("nodes", "int64"), ("review", "string")),
+    check=_check_solver,
+)
+
 BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, PHASED,
-                                           CORRIDOR)
+                                           CORRIDOR, MISTAKES)
