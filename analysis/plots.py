@@ -425,3 +425,44 @@ def difficulty_by_rung(rows: pd.DataFrame, games: list[str], names: dict[str, st
     axes[0][0].set_ylabel("difficulty index (bits)")
     fig.tight_layout()
     return fig
+
+
+def first_mistakes(m: pd.DataFrame, games: list[str], rungs: list[str], names: dict[str, str] | None = None) -> plt.Figure:
+    """Where the rungs' first mistakes come on the winnable deals they lost: the move number, a box per rung and game."""
+    names = names or {}
+    lost = m[(m.verdict == "won") & ~m.won].dropna(subset=["first_mistake"])
+    present = [r for r in rungs if (lost.rung == r).any()]
+    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 0.32 * len(present) + 1.3), sharey=True, squeeze=False)
+    for ax, game in zip(axes[0], games):
+        g = lost[lost.game == game]
+        data = [g[g.rung == r].first_mistake.astype(float).to_numpy() for r in present]
+        keep = [i for i, d in enumerate(data) if len(d)]
+        if keep:
+            ax.boxplot([data[i] for i in keep], positions=keep, vert=False, showfliers=False, widths=0.6,
+                       medianprops={"color": game_colour(game)})
+        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
+        ax.set_xlabel("move of the first mistake", fontsize=8.5)
+        ax.grid(axis="x", alpha=0.3)
+    axes[0][0].set_yticks(range(len(present)), [names.get(r, r) for r in present], fontsize=8)
+    axes[0][0].set_ylim(len(present) - 0.5, -0.5)
+    fig.tight_layout()
+    return fig
+
+
+def mistake_kinds(shares: pd.DataFrame, names: dict[str, str] | None = None) -> plt.Figure:
+    """The kinds of first mistake, as shares of each rung's (stacked bars, a rung a row)."""
+    names = names or {}
+    colours = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#BBBBBB"]
+    fig, ax = plt.subplots(figsize=(9, 0.34 * len(shares) + 1.4))
+    left = np.zeros(len(shares))
+    for k, c in enumerate(shares.columns):
+        v = shares[c].to_numpy(dtype=float) * 100
+        ax.barh(range(len(shares)), v, left=left, color=colours[k % len(colours)], edgecolor="white", label=c)
+        left += v
+    ax.set_yticks(range(len(shares)), [names.get(r, r) for r in shares.index], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("first mistakes (%), all three games")
+    ax.legend(fontsize=7.5, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 / (0.34 * len(shares) + 1.4)), frameon=False)
+    fig.tight_layout()
+    return fig

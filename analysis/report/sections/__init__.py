@@ -13,6 +13,7 @@ from .answer import answer
 from .difficulty import difficulty
 from .effort import effort
 from .family import dialects, family, hidden_cards
+from .mistakes import mistakes
 from .perfect_play import containment, deal_by_deal, independent, winnability_table
 from .players import across_games, win_rates, within_games
 from .precision import precision
@@ -22,5 +23,5 @@ from .selective import advice, base_rank
 
 #: the report's sections, in page order (the answer first: it fills the first screen)
 SECTIONS = (answer, winnability_table, precision, deal_by_deal, containment, independent, win_rates, across_games, within_games,
-            ladder_section, difficulty, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
+            ladder_section, difficulty, mistakes, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
             players_legend, experiments)

@@ -1,0 +1,152 @@
+"""``castle deals``: deals to play, picked from the catalogue of deals by difficulty (winnable, easy or hard...)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("deals")(deals)
+
+
+def deals(
+    game: str = typer.Argument(..., help="game slug or alias"),
+    winnable: bool = typer.Option(False, "--winnable", help="only deals the solver won"),
+    difficulty: Optional[str] = typer.Option(None, "--difficulty", help="easy, medium or hard (each game's thirds of the "
+                                             "index among its winnable deals), or A:B bits (5:20, 30:); implies --winnable",
+                                             show_default=False),
+    count: int = typer.Option(10, "--count", min=1, help="how many deals"),
+    pysol: bool = typer.Option(False, "--pysol", help="PySol FC's game numbers (open pysol:N in PySol) instead of seed 0's deals"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON line per deal (with --pysol, its deal is pysol:N)"),
+    data: Optional[Path] = typer.Option(None, "--data", help="the catalogue: a folder of corridor rows [default: "
+                                        "data/published here, else the checkout's]", show_default=False),
+    compute: int = typer.Option(100, "--compute", min=0, help="deals to judge at most when the catalogue holds too few "
+                                "(about 1-5 CPU-s each); 0: never"),
+) -> None:
+    """Deals of a game picked by difficulty, from the shipped catalogue of every deal's difficulty index (the solver's
+    corridor: sim/solver/corridor.py), first by deal number; when it holds too few, the next deals are judged here
+    (said on stderr). Bands: easy, medium and hard are each game's thirds of the index over its winnable deals."""
+    from analysis import difficulty as D
+
+    from ..core.deals import DEFAULT_SEED, PYSOL_SEED
+    from ..core.rules import find_game
+
+    rules = find_game(game)
+    if pysol and rules.pysol_name is None:
+        raise UserError(f"PySol deals no game numbers for {rules.slug}")
+    band, lo, hi = None, -math.inf, math.inf
+    if difficulty is not None:
+        try:
+            band, lo, hi = D.parse_band(difficulty)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        winnable = True
+    seed = PYSOL_SEED if pysol else DEFAULT_SEED
+    rows = _catalogue(data, rules.full_slug, seed)
+    if band is not None:
+        edges = D.bands(rows)
+        if edges.empty:
+            raise UserError(f"no catalogue of {rules.name}'s difficulty{' on PySol numbers' if pysol else ''} to cut into bands: "
+                            "give --difficulty A:B, or run experiments/published/difficulty.toml")
+        e = edges.iloc[0]
+        lo, hi = {"easy": (0.0, e.low), "medium": (e.low, e.high), "hard": (e.high, math.inf)}[band]
+        lo = lo if band == "easy" else lo + 1e-9  # (a band's low edge belongs to the band below)
+    picked = _pick(rows, winnable, lo, hi)[:count]
+    out = [dict(r, source="catalogue") for r in picked]
+    if len(out) < count and compute:
+        start = int(rows.deal.max()) + 1 if len(rows) else (1 if pysol else 1)
+        typer.echo(f"castle deals: the catalogue holds {len(out)} such deal{'s' * (len(out) != 1)} of {rules.name}; "
+                   f"judging deals from {start} on (at most {compute})", err=True)
+        out += _computed(rules, seed, start, compute, count - len(out), winnable, lo, hi)
+    if not out:
+        raise UserError(f"no deal of {rules.name} found that is {difficulty or ('winnable' if winnable else 'in the catalogue')}")
+    edges = D.bands(rows)
+    for r in out:
+        r["band"] = _band(r, edges)
+        deal = f"pysol:{r['deal']}" if pysol else str(r["deal"])
+        if as_json:
+            typer.echo(json.dumps({"game": rules.full_slug, "deal": deal, "result": r["result"],
+                                   "difficulty": None if r["difficulty"] is None else round(r["difficulty"], 3), "band": r["band"],
+                                   "decisions": r["decisions"], "critical": r["critical"], "source": r["source"]}))
+        else:
+            what = "lost" if r["result"] == "lost" else "unknown" if r["difficulty"] is None else \
+                f"{r['difficulty']:5.1f} bits{' (' + r['band'] + ')' if r['band'] else ''}, {r['decisions']} decision points, {r['critical']} critical"
+            typer.echo(f"{deal:>12}  {what}")
+
+
+def _catalogue(data: Path | None, game: str, seed: int):
+    import pandas as pd
+
+    from analysis import difficulty as D
+    from analysis.load import ResultsError, load_results, parquet_parts
+    from analysis.report import default_reference
+
+    folder = data or default_reference()
+    if folder is None or not Path(folder).is_dir():
+        if data is not None:
+            raise UserError(f"--data {data}: no such folder")
+        return pd.DataFrame(columns=["game", "seed", "deal", "result", "difficulty", "decisions", "critical"])
+    try:
+        frames = [load_results(p.parent, games=[game]) for p in sorted(Path(folder).rglob("_manifest.json"))
+                  if parquet_parts(p.parent)] or [load_results(folder, games=[game])]
+    except ResultsError as e:
+        raise UserError(str(e)) from None
+    rows = D.corridor_rows(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
+    rows = rows[(rows.game == game) & (rows.seed == seed)] if len(rows) else rows
+    return rows.drop_duplicates(["seed", "deal"]).sort_values("deal").reset_index(drop=True) if len(rows) else \
+        pd.DataFrame(columns=["game", "seed", "deal", "result", "difficulty", "decisions", "critical"])
+
+
+def _pick(rows, winnable: bool, lo: float, hi: float) -> list[dict]:
+    out = []
+    for r in rows.itertuples(index=False):
+        won = r.result == "won"
+        if winnable and not won:
+            continue
+        d = float(r.difficulty) if won and r.difficulty == r.difficulty else None
+        if (lo > -math.inf or hi < math.inf) and (d is None or not lo <= d <= hi):
+            continue
+        out.append({"deal": int(r.deal), "result": r.result, "difficulty": d,
+                    "decisions": None if d is None else int(r.decisions), "critical": None if d is None else int(r.critical)})
+    return out
+
+
+def _computed(rules, seed: int, start: int, limit: int, wanted: int, winnable: bool, lo: float, hi: float) -> list[dict]:
+    """Judge deals from ``start`` on until ``wanted`` match or ``limit`` were judged."""
+    from ..core.game import Game
+    from ..solver.corridor import corridor
+
+    game, out = Game(rules), []
+    for deal in range(start, start + limit):
+        c = corridor(game, game.deal(deal, seed))
+        s = c.summary()
+        row = {"deal": deal, "result": s["result"], "difficulty": s["difficulty"], "decisions": s["decision_points"],
+               "critical": s["critical"], "source": "computed"}
+        if row["difficulty"] is None:
+            row["decisions"] = row["critical"] = None
+        if _pick_one(row, winnable, lo, hi):
+            out.append(row)
+            if len(out) >= wanted:
+                break
+    return out
+
+
+def _pick_one(row: dict, winnable: bool, lo: float, hi: float) -> bool:
+    if winnable and row["result"] != "won":
+        return False
+    d = row["difficulty"]
+    return not ((lo > -math.inf or hi < math.inf) and (d is None or not lo <= d <= hi))
+
+
+def _band(row: dict, edges) -> str:
+    if row["difficulty"] is None or edges.empty:
+        return ""
+    e = edges.iloc[0]
+    return "easy" if row["difficulty"] <= e.low else "medium" if row["difficulty"] <= e.high else "hard"
