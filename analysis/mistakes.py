@@ -21,13 +21,15 @@ MISTAKES = "mistakes"
 def first_mistakes(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, deal, rung) of the mistakes player's rows, the deal's verdict beside it."""
     rows = df[df.player.astype(str).str.split(":").str[0] == MISTAKES]
+    cols = ["game", "seed", "deal", "verdict", "rung", "won", "first_mistake", "cards_home", "moves", "kind", "keeping", "unresolved"]
+    if rows.empty or "review" not in rows.columns:
+        return pd.DataFrame(columns=cols)
     out = []
     for game, seed, deal, result, review in rows[["game", "seed", "deal", "result", "review"]].itertuples(index=False):
         for r in json.loads(review or "[]"):
             out.append({"game": game, "seed": seed, "deal": deal, "verdict": result, "rung": r["rung"], "won": r["won"],
                         "first_mistake": r.get("first_mistake"), "cards_home": r.get("cards_home"), "moves": r.get("moves"),
                         "kind": r.get("kind"), "keeping": r.get("keeping"), "unresolved": r.get("unresolved") is not None})
-    cols = ["game", "seed", "deal", "verdict", "rung", "won", "first_mistake", "cards_home", "moves", "kind", "keeping", "unresolved"]
     return pd.DataFrame(out, columns=cols)
 
 
