@@ -91,3 +91,44 @@ for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
         cross = ladder.paired_difficulty(diff, a, b)
         cross = cross.loc[cross.sum(axis=1) > 0, cross.sum() > 0]
         display(cross.rename_axis(index=f"{name(a)} ↓", columns=f"{name(b)} →"))  # noqa: F821 (a notebook builtin)
+
+# %% [markdown]
+# ## Difficulty from the solver: every move judged
+# The `corridor` player judged every move of every position along each deal's winning line (it keeps the deal
+# winnable, loses it, or stays unknown). A deal's difficulty index is the bits of luck a player choosing uniformly
+# among sensible moves needs to stay on a winnable path (`sim/solver/corridor.py` says why this definition).
+# Does it agree with the ladder? Spearman's rank correlation with the cheapest winning rung, per game.
+
+# %%
+from analysis import difficulty as D
+
+corr = D.corridor_rows(df)
+if len(corr):
+    corr = D.with_rungs(corr[corr.seed >= 0], df)
+    cgames = [g for g in in_study_order(corr.game)]
+    show(plots.difficulty_index(corr, cgames), FIGURES / "03-difficulty-index.png")
+    if corr.rung.ne("").any():
+        show(plots.difficulty_by_rung(corr, cgames), FIGURES / "03-difficulty-by-rung.png")
+    display(D.validity(corr).assign(game=lambda t: t.game.map(name)))  # noqa: F821 (a notebook builtin)
+else:
+    print("no corridor rows in this dataset (experiments/published/difficulty.toml makes them)")
+
+# %% [markdown]
+# ## Where players go wrong
+# Each rung's games on the winnable deals it lost, judged by the solver: the move of its first mistake (from a winnable
+# position to a lost one), the cards home then, and what kind of move it was (`sim/solver/mistakes.py` defines the kinds).
+
+# %%
+from analysis import mistakes as M
+
+first = M.first_mistakes(df)
+if len(first):
+    from sim.solver.mistakes import KINDS, RUNGS
+
+    mgames = in_study_order(first.game)
+    rungs = [r for r in RUNGS if (first.rung == r).any()]
+    show(plots.first_mistakes(first, mgames, rungs), FIGURES / "03-first-mistakes.png")
+    show(plots.mistake_kinds(M.kinds(first, list(KINDS)).reindex(rungs).dropna(how="all")), FIGURES / "03-mistake-kinds.png")
+    display(M.summary(first))  # noqa: F821 (a notebook builtin)
+else:
+    print("no mistakes rows in this dataset (experiments/published/mistakes.toml makes them)")
