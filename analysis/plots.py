@@ -418,7 +418,7 @@ def difficulty_by_rung(rows: pd.DataFrame, games: list[str], names: dict[str, st
         present = [r for r in order if (g.rung == r).any()]
         data = [g[g.rung == r].difficulty.astype(float).to_numpy() for r in present]
         if data:
-            ax.boxplot(data, vert=True, showfliers=False, widths=0.6, medianprops={"color": game_colour(game)})
+            ax.boxplot(data, orientation="vertical", showfliers=False, widths=0.6, medianprops={"color": game_colour(game)})
             ax.set_xticks(range(1, len(present) + 1), [names.get(r, r) for r in present], rotation=60, ha="right", fontsize=7)
         ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
         ax.grid(axis="y", alpha=0.3)
@@ -438,7 +438,7 @@ def first_mistakes(m: pd.DataFrame, games: list[str], rungs: list[str], names: d
         data = [g[g.rung == r].first_mistake.astype(float).to_numpy() for r in present]
         keep = [i for i, d in enumerate(data) if len(d)]
         if keep:
-            ax.boxplot([data[i] for i in keep], positions=keep, vert=False, showfliers=False, widths=0.6,
+            ax.boxplot([data[i] for i in keep], positions=keep, orientation="horizontal", showfliers=False, widths=0.6,
                        medianprops={"color": game_colour(game)})
         ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
         ax.set_xlabel("move of the first mistake", fontsize=8.5)

@@ -21,7 +21,11 @@ from sim.study.dataset import MANIFEST, schema, write_atomic
 GAMES = tuple(g.slug for g in STUDY_GAMES)
 
 
-def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", "greedy"), solver: bool = True) -> Path:
+def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", "greedy"), solver: bool = True,
+                  judged: bool = False) -> Path:
+    """A dataset of ``players`` (and the solver) on ``deals`` deals of ``games``; with ``judged``, also the rows of the
+    players that judge deals (``corridor``: a difficulty index per winnable deal; ``mistakes``: the rungs' first
+    mistakes) and of the solver in phases (``phased``) on the next deals."""
     rng = np.random.default_rng(7)
     ease = rng.random(deals)  # one hidden difficulty per deal, shared by the games: pairs correlate
     game_p = {"selective-castle": 0.75, "streets-and-alleys": 0.5, "beleaguered-castle": 0.68}
@@ -52,6 +56,53 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
             table = pa.table({f.name: pa.array(columns.get(f.name, [None] * deals)).cast(f.type) for f in row_schema},
                              schema=row_schema)
             write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-0-{deals - 1}.parquet")
+    if judged:
+        _judged(root, rng, deals, games, ease, game_p)
     manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}}, "finished": "synthetic"}
     (root / MANIFEST).write_text(json.dumps(manifest))
     return root
+
+
+def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
+    """The corridor, mistakes and phased players' rows (their own columns filled as those players fill them)."""
+    from sim.players.builtin import CORRIDOR, MISTAKES, PHASED
+    from sim.solver.mistakes import KINDS, RUNGS
+
+    for name in games:
+        game = name.partition("@")[0]
+        won = ease < game_p[game]
+        base = {"game": [game] * deals, "player_params": ["{}"] * deals, "seed": np.zeros(deals, np.int64),
+                "deal": np.arange(deals, dtype=np.int64), "result": np.where(won, "won", "lost").tolist(), "won": won,
+                "moves": rng.integers(80, 300, deals), "cards_home": np.where(won, 52, 0), "base_rank": [None] * deals,
+                "max_empty_piles": rng.integers(0, 4, deals), "positions": rng.integers(80, 300, deals),
+                "elapsed_us": rng.integers(10**4, 10**6, deals), "cpu_us": rng.integers(10**4, 10**6, deals),
+                "dialect": ["sheet"] * deals, "rules_version": np.ones(deals), "engine_version": np.ones(deals),
+                "player_version": np.ones(deals), "nodes": rng.integers(100, 10**6, deals)}
+        hard = (ease / game_p[game]) * 20 + rng.random(deals) * 5  # the harder the deal, the higher its index
+        corridor = {**base, "player": ["corridor"] * deals, "difficulty": np.where(won, hard, np.nan),
+                    "decisions": np.where(won, rng.integers(50, 200, deals), -1), "critical": np.where(won, rng.integers(0, 5, deals), -1),
+                    "questions": rng.integers(500, 2000, deals), "searched": rng.integers(10, 100, deals),
+                    "unknown_moves": rng.integers(0, 2, deals), "question_nodes": np.full(deals, 2_000_000)}
+        corridor["decisions"] = [None if d < 0 else int(d) for d in corridor["decisions"]]
+        corridor["critical"] = [None if d < 0 else int(d) for d in corridor["critical"]]
+        reviews = []
+        for k in range(deals):
+            rows = []
+            for i, rung in enumerate(RUNGS):
+                wins = bool(won[k] and ease[k] < game_p[game] * (i + 1) / len(RUNGS))
+                row = {"rung": rung, "won": wins}
+                if won[k] and not wins:
+                    row.update(first_mistake=int(rng.integers(1, 40)), cards_home=int(rng.integers(0, 20)), moves=60,
+                               kind=KINDS[int(rng.integers(0, len(KINDS)))], keeping=int(rng.integers(1, 6)), unresolved=None)
+                rows.append(row)
+            reviews.append(json.dumps(rows))
+        mistakes = {**base, "player": ["mistakes"] * deals, "review": reviews}
+        phase = np.where(rng.random(deals) < 0.8, 1, np.where(rng.random(deals) < 0.5, 2, 3))
+        left = (phase < 3) & (rng.random(deals) < 0.5) & (phase > 1)
+        phased = {**base, "player": ["phased"] * deals, "deal": np.arange(deals, 2 * deals, dtype=np.int64),
+                  "player_params": [json.dumps({"middle": 2_000_000})] * deals, "phase": phase, "left": left,
+                  "result": np.where(left, "unknown", base["result"]).tolist()}
+        for spec, cols in ((CORRIDOR, corridor), (MISTAKES, mistakes), (PHASED, phased)):
+            row_schema = schema(spec.extra_columns)
+            table = pa.table({f.name: pa.array(cols.get(f.name, [None] * deals)).cast(f.type) for f in row_schema}, schema=row_schema)
+            write_atomic(table, root / f"game={name}" / f"player={spec.name}" / f"part-0-{deals - 1}.parquet")

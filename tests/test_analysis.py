@@ -387,3 +387,15 @@ def test_the_cost_of_hidden_cards_is_paired_with_the_same_beam():
     table = hidden_cards_table(df)
     assert "| Castles in Spain | `hidden:samples=4` | 100 | 40.0% (" in table and "+50.0 [" in table
     assert hidden_cards_table(df[~df.player.str.startswith("hidden")]).startswith("(no player")
+
+
+def test_the_judged_players_have_their_sections(tmp_path):
+    """Difficulty deal by deal, where players go wrong and precision by design, from the players that make them."""
+    data = write_dataset(tmp_path / "d", deals=240, judged=True)
+    text = _words(build_report(data, tmp_path / "report", reference=None, replays=False).read_text())
+    for heading in ("Difficulty, deal by deal", "Where players go wrong", "Precision by design", "Spearman"):
+        assert heading in text, heading
+    deals = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_deals.csv")
+    assert {"difficulty", "rung", "pysol"} <= set(deals.columns) and len(deals) == 3 * 240
+    v = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_validity.csv")
+    assert (v.rho > 0.3).all()  # the synthetic index grows with the deal's hidden hardness, as the rungs do

@@ -30,7 +30,7 @@ IGNORED = {"__pycache__", ".ipynb_checkpoints"}  # Python's and Jupyter's own, n
 def dataset(request, tmp_path_factory):
     root = tmp_path_factory.mktemp(f"nb-{request.param}")
     if request.param == "synthetic":
-        return write_dataset(root, deals=150)
+        return write_dataset(root, deals=150, judged=True)
     from sim.study.experiment import build
     from sim.study.runner import run
 
