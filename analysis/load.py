@@ -17,7 +17,8 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
-from sim.study.dataset import MANIFEST
+from sim.players.record import COLUMNS
+from sim.study.dataset import MANIFEST, arrow_type
 
 
 class ResultsError(ValueError):
@@ -40,6 +41,13 @@ def load_results(
     files = parquet_parts(path)
     if not files:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
+    nested = _nested_datasets(path)
+    # folder keys (game=..., player=...) not stored in the files become string columns
+    keys = _folder_keys(path, files[0])
+    for f in files[1:] if len(nested) <= 1 else ():  # (a folder of datasets may hold them at several depths)
+        if _folder_keys(path, f) != keys or len(Path(f).relative_to(path).parts) != len(Path(files[0]).relative_to(path).parts):
+            raise ResultsError(f"{f} does not sit where {files[0]} does ({'/'.join(k + '=…' for k in keys)}/part-….parquet "
+                               f"below {path}): a dataset inside another? give each dataset its own folder")
     # parts of different players may carry extra columns (the solver's nodes): unify them
     schemas = []
     for f in files:
@@ -47,9 +55,13 @@ def load_results(
             schemas.append(pq.read_schema(f))
         except (OSError, pa.ArrowException) as e:
             raise ResultsError(f"{f} is not a readable Parquet part ({_first_sentence(e)}); rerun the experiment to replace it") from None
-    schema = pa.unify_schemas(schemas, promote_options="permissive")
-    # folder keys (game=..., player=...) not stored in the files become string columns
-    keys = [part.split("=", 1)[0] for part in Path(files[0]).relative_to(path).parts[:-1] if "=" in part]
+        problem = _not_castle_rows(schemas[-1], keys)
+        if problem:
+            raise ResultsError(f"{f} is not a part castle wrote ({problem}); move it out of {path}")
+    try:
+        schema = pa.unify_schemas(schemas, promote_options="permissive")
+    except (pa.ArrowException, TypeError, ValueError) as e:
+        raise ResultsError(f"{path}: its parts disagree on their columns ({_first_sentence(e)})") from None
     folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
     dataset = ds.dataset(
         files,
@@ -82,7 +94,125 @@ def load_results(
             df.loc[other, "game"] = df.loc[other, "game"] + "@" + df.loc[other, "dialect"]
         if games and "game" in df.columns:
             df = df[df["game"].isin(list(games))].reset_index(drop=True)
+    if len(nested) <= 1 and all(c in df.columns for c in KEY):  # one dataset: each game once (a folder of them may repeat one)
+        _no_game_twice(df, files, path)
+    if (path / MANIFEST).exists():
+        _rows_of_the_manifest(df, load_manifest(path)["experiment"], files, path)
     return df
+
+
+def _rows_of_the_manifest(df: pd.DataFrame, exp: dict, files: list[str], path: Path) -> None:
+    """A dataset's rows are of the experiment its manifest names: its seed, games and players (those it says).
+
+    A part copied in from another dataset (another seed, game or player)
+    would otherwise be read as this experiment's; the first such part is named.
+    """
+    checks = []
+    if isinstance(exp.get("seed"), int) and "seed" in df.columns:
+        checks.append(("seed", {exp["seed"]}))
+    for column, section in (("game", "games"), ("player", "players")):
+        if isinstance(exp.get(section), dict) and exp[section] and column in df.columns:
+            checks.append((column, set(exp[section])))
+    for column, allowed in checks:
+        found = set(pd.unique(df[column]))
+        other = sorted(map(str, found - allowed))
+        if not other:
+            continue
+        where = next((Path(f).relative_to(path) for f in files if _holds(f, path, column, other)), None)
+        raise ResultsError(f"{path}: {f'{where}: ' if where else ''}rows of {column} {', '.join(other[:3])}, which the dataset's "
+                           f"manifest does not name ({', '.join(sorted(map(str, allowed)))[:80]}): a part of another dataset? "
+                           "move it out")
+
+
+def _holds(file: str, path: Path, column: str, values: list[str]) -> bool:
+    """Does part ``file`` hold rows whose ``column`` (as the loaded frame gives it) is one of ``values``?"""
+    try:
+        names = pq.read_schema(file).names
+        rows = pq.read_table(file, columns=[c for c in (column, "dialect") if c in names]).to_pandas()
+    except (OSError, pa.ArrowException):
+        return False
+    if column not in rows.columns:
+        rows[column] = _folder_values(path, file).get(column)
+    shown = rows[column].astype(str)
+    if column == "game" and "dialect" in rows.columns:
+        other = rows["dialect"].astype(str) != SHEET
+        shown = shown.where(~other, shown + "@" + rows["dialect"].astype(str))
+    return bool(shown.isin(values).any())
+
+
+#: the columns every part castle writes holds (besides its players' own); ``game`` and ``player`` may come from the folders
+_CASTLE_COLUMNS = {c.name: arrow_type(c.type) for c in COLUMNS}
+
+
+def _kind(t: pa.DataType) -> str:
+    """What a column holds, whatever its width or encoding: int, float, bool, text or null."""
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    for kind, test in (("int", pa.types.is_integer), ("float", pa.types.is_floating), ("bool", pa.types.is_boolean),
+                       ("text", lambda x: pa.types.is_string(x) or pa.types.is_large_string(x)), ("null", pa.types.is_null)):
+        if test(t):
+            return kind
+    return str(t)
+
+
+def _not_castle_rows(schema: pa.Schema, folder_keys: list[str]) -> str | None:
+    """What makes a part's schema other than the runner's (:func:`sim.study.dataset.schema`), or None."""
+    missing = [n for n in _CASTLE_COLUMNS if n not in schema.names and n not in folder_keys]
+    if missing:
+        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
+        return f"no {shown} column{'s' if len(missing) > 1 else ''}"
+    for name, expected in _CASTLE_COLUMNS.items():
+        if name in schema.names:
+            kind = _kind(schema.field(name).type)
+            if kind not in (_kind(expected), "null"):
+                return f"its column {name} holds {kind}, castle's {_kind(expected)}"
+    return None
+
+
+def _folder_keys(path: Path, file: str) -> list[str]:
+    return [part.split("=", 1)[0] for part in Path(file).relative_to(path).parts[:-1] if "=" in part]
+
+
+def _nested_datasets(path: Path) -> list[Path]:
+    """The datasets (folders with a manifest) at or below ``path``; a dataset holding another is refused."""
+    found = sorted(m.parent for m in path.rglob(MANIFEST) if not any(p.startswith(".") for p in m.relative_to(path).parts))
+    if (path / MANIFEST).exists() and len(found) > 1:
+        inner = next(f for f in found if f != path)
+        raise ResultsError(f"{inner} is a dataset of its own inside the dataset {path}: report one of them "
+                           "(move the other out, or give the folder that holds both)")
+    return found
+
+
+def _no_game_twice(df: pd.DataFrame, files: list[str], path: Path) -> None:
+    """One dataset holds each (game, player, seed, deal) once: a part copied beside itself, or a part of another run
+    of the same deals, would count its games twice. The parts holding the same games are named."""
+    twice = df.duplicated(KEY, keep=False)
+    if not twice.any():
+        return
+    keys = set(map(tuple, df.loc[twice, KEY].astype(str).itertuples(index=False, name=None)))
+    holders = []
+    for f in files:
+        try:
+            rows = pq.read_table(f, columns=[c for c in ("game", "player", "seed", "deal", "dialect") if c in pq.read_schema(f).names]).to_pandas()
+        except (OSError, pa.ArrowException):
+            continue
+        for c, value in _folder_values(path, f).items():
+            if c not in rows.columns:
+                rows[c] = value
+        if "dialect" in rows.columns:
+            other = rows["dialect"].astype(str) != SHEET
+            rows["game"] = rows["game"].astype(str).where(~other, rows["game"].astype(str) + "@" + rows["dialect"].astype(str))
+        if any(k in keys for k in map(tuple, rows[KEY].astype(str).itertuples(index=False, name=None))):
+            holders.append(Path(f).relative_to(path))
+    shown = " and ".join(map(str, holders[:2])) + (f" (and {len(holders) - 2} more)" if len(holders) > 2 else "")
+    raise ResultsError(f"{path}: {twice.sum() // 2 or 1:,} games are held twice, by {shown or 'two parts'}: a copy of a part? "
+                       "keep one of them")
+
+
+def _folder_values(path: Path, file: str) -> dict[str, str]:
+    from urllib.parse import unquote
+
+    return {k: unquote(v) for k, _, v in (p.partition("=") for p in Path(file).relative_to(path).parts[:-1] if "=" in p)}
 
 
 def _first_sentence(e: Exception, most: int = 100) -> str:

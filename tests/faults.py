@@ -4,7 +4,9 @@
 write (``pyarrow.parquet.write_table``), the rename that publishes a part
 and the manifest write, each with a pause before and after, then runs the
 command line in this one process (use ``--jobs 1``: workers would not carry
-the wrapping). Nothing of the package is changed; only what it calls.
+the wrapping). For ``castle report`` it pauses before each section of the
+page instead, so an interrupt lands while the report is being built.
+Nothing of the package is changed; only what it calls.
 """
 
 from __future__ import annotations
@@ -31,6 +33,13 @@ def main() -> None:
     from sim.study import dataset, runner
 
     slow = float(sys.argv[1])
+    if sys.argv[2:3] == ["report"]:
+        import analysis.report as report
+
+        sections = report.sections_in_order
+        report.sections_in_order = lambda: [_slowed(make, slow / 2) for make in sections()]
+        castle(sys.argv[2:])
+        return
     pq.write_table = _slowed(pq.write_table, slow)
     slowed_os = type(sys)("os_slowed")
     slowed_os.__dict__.update(os.__dict__)

@@ -4,6 +4,7 @@ many more moments; its results are in the issue notes.)"""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -114,17 +115,16 @@ def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):
     deals = 200  # about 5 CPU-s in all: the run is still going a second after its first parts land
     run = CASTLE + ["run", "--game", "sa", "--player", "solver:budget_nodes=300000", "--deals", str(deals), "--chunk-size", "1",
                     "--jobs", "2", "--no-progress", "--out", str(out)]
-    proc = subprocess.Popen(run, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(run, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 90
     while len(list(out.rglob("part-*.parquet"))) < 2 and time.time() < deadline:  # the workers are at work
         time.sleep(0.05)
     time.sleep(1)  # a part is on disk a moment before the run hears of it: give it time to count some
+    tree = _tree(proc.pid)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 130
     assert proc.stderr.read().strip().splitlines()[-1].startswith("castle: interrupted")
-    time.sleep(1)
-    workers = subprocess.run(["pgrep", "-f", "LokyProcess"], capture_output=True, text=True).stdout.split()
-    assert not [pid for pid in workers if _parent_gone(pid, proc.pid)], "workers left running"
+    assert not _left_behind(proc.pid, tree), "workers left running"
     stopped = json.loads((out / "_manifest.json").read_text())
     assert stopped["finished"] is None
     first = stopped["runs"][-1]  # the stopped run says when it stopped, what it put on disk and the CPU that took
@@ -139,10 +139,214 @@ def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):
     assert second["finished"] and second["games_played"] == deals - on_disk
 
 
-def _parent_gone(pid: str, killed: int) -> bool:
-    """Was ``pid`` a child of the run that was killed (its parent is now init, or the run itself)?"""
+def _stat(pid: int) -> tuple[int, int, str, int] | None:
+    """``(parent, session, state, start time)`` of a process, from /proc (None once it is gone)."""
     try:
-        ppid = int(next(line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("PPid:")))
-    except (OSError, StopIteration):
-        return False
-    return ppid in (1, killed)
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), int(fields[3]), fields[0], int(fields[19])
+
+
+def _tree(root: int) -> dict[int, int]:
+    """The processes ``root`` started, and theirs (pid -> start time): the run's own process tree, never the machine's
+    (another program's loky workers are none of the run's business)."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit() and (st := _stat(int(name))) is not None:
+            parents[int(name)] = (st[0], st[3])
+    tree, grew = {root: parents.get(root, (0, 0))[1]}, True
+    while grew:
+        grew = False
+        for pid, (ppid, start) in parents.items():
+            if ppid in tree and pid not in tree:
+                tree[pid], grew = start, True
+    return tree
+
+
+def _left_behind(root: int, tree: dict[int, int], wait: float = 5.0) -> list[int]:
+    """Processes of ``root``'s tree (taken before it was stopped) or of its session still alive ``wait`` seconds on.
+
+    A process counts if it is the same one (its start time unchanged) and not a zombie waiting to be reaped;
+    ``root`` is started in a session of its own, so anything it started later is in its session too.
+    """
+    deadline = time.time() + wait
+    while True:
+        alive = []
+        for name in os.listdir("/proc"):
+            if not name.isdigit() or int(name) == root:
+                continue
+            st = _stat(int(name))
+            if st is not None and st[2] != "Z" and (st[1] == root or tree.get(int(name)) == st[3]):
+                alive.append(int(name))
+        if not alive or time.time() > deadline:
+            return alive
+        time.sleep(0.2)
+
+
+def _stop(pids: list[int]) -> None:
+    """Kill what a failed test left (only the processes it found of its own tree)."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_terminated_solve_of_several_boards_stops_its_workers_at_once(tmp_path):
+    """SIGTERM to ``castle solve --board DIR --jobs 2`` stops its loky workers (and their resource trackers) with it:
+    none is left solving, and none keeps standard output open, so a pipeline reading it ends at once."""
+    from sim.core.board import format_board
+    from sim.core.deals import deal_position
+    from sim.core.rules import find_game
+
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    for deal in range(1, 9):
+        (boards / f"sa-{deal}.txt").write_text(format_board(deal_position(find_game("sa"), deal)))
+    proc = subprocess.Popen(CASTLE + ["solve", "sa", "--board", str(boards), "--jobs", "2", "--budget-seconds", "30"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline and sum("LokyProcess" in _cmdline(pid) for pid in _tree(proc.pid)) < 2:
+            time.sleep(0.1)
+        time.sleep(1)  # the workers are solving
+        tree = _tree(proc.pid)
+        assert sum("LokyProcess" in _cmdline(pid) for pid in tree) == 2, "the workers never started"
+        proc.send_signal(signal.SIGTERM)
+        t0 = time.time()
+        out, err = proc.communicate(timeout=30)  # standard output ends: no worker holds it
+        assert proc.returncode == 130 and time.time() - t0 < 15
+        lines = err.decode().strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("castle: interrupted (every line printed is whole"), err
+        left = _left_behind(proc.pid, tree)
+        assert not left, f"left running: {[_cmdline(pid)[:80] for pid in left]}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        _stop(_left_behind(proc.pid, _tree(proc.pid), wait=0))
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def test_a_reader_that_stops_early_gets_no_warning(tmp_path):
+    """``castle play ... --jobs 2 | head -1``: the lines not read are cancelled without joblib's two-line warning."""
+    proc = subprocess.Popen(CASTLE + ["play", "bc", *map(str, range(1, 13)), "--jobs", "2", "--player", "greedy"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert json.loads(first)["game"] == "beleaguered-castle"
+    assert "Warning" not in err and "warn" not in err, err
+    _stop(_left_behind(proc.pid, {}, wait=5))
+
+
+@pytest.fixture(scope="module")
+def report_place(tmp_path_factory):
+    """A small dataset (its own solver rows, so it is its own reference) and a report of it."""
+    root = tmp_path_factory.mktemp("report")
+    subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--player", "solver:budget_nodes=2000", "--deals", "6",
+                             "--out", "data", "--no-progress"], cwd=root, check=True, capture_output=True)
+    (root / "reports").mkdir()
+    subprocess.run(CASTLE + ["report", "data", "--out", "reports/R", "--reference", "data", "--no-replays"], cwd=root,
+                   check=True, capture_output=True)
+    return root
+
+
+def _report_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_report_leaves_the_previous_one_whole_and_no_temporary(report_place, sig):
+    """Ctrl-C or SIGTERM while ``castle report DATA --out R`` rebuilds R: the old R is untouched (the new one is built
+    aside and swapped in whole), the half-built one removed, one line, exit 130."""
+    reports = report_place / "reports"
+    before = _report_files(reports / "R")
+    assert "index.html" in before
+    slowed = [sys.executable, str(HERE / "faults.py"), "1.0", "report", "data", "--out", "reports/R", "--reference", "data",
+              "--no-replays"]
+    proc = subprocess.Popen(slowed, cwd=report_place, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and not list(reports.glob(".R.building-*/*")):
+        time.sleep(0.05)
+    time.sleep(1.5)  # inside the sections (each paused half a second either side)
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0] == "castle: interrupted (reports/R is as it was: the report is built aside and swapped in whole)"
+    assert _report_files(reports / "R") == before
+    assert sorted(p.name for p in reports.iterdir()) == ["R"]
+
+
+def test_a_report_that_fails_leaves_nothing_and_a_killed_ones_temporaries_are_cleared(tmp_path, monkeypatch):
+    """A build that fails part way leaves no folder behind (not even the parents it made); the temporary folders of
+    a build killed outright (SIGKILL: no clearing up) are removed by the next build of the same report."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import analysis.report as report
+
+    from synthetic import write_dataset
+
+    data = write_dataset(tmp_path / "data", deals=40, players=("greedy",))
+
+    def broken(r):
+        raise RuntimeError("a section's bug")
+
+    monkeypatch.setattr(report, "SECTIONS", [broken])
+    with pytest.raises(RuntimeError):
+        report.build_report(data, tmp_path / "reports" / "deep" / "R", reference=None, replays=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+    monkeypatch.undo()
+    reports = tmp_path / "reports"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a process id no process holds now
+    for kind in ("building", "old"):
+        (reports / f".R.{kind}-{dead.pid}" / "figures").mkdir(parents=True)
+    index = report.build_report(data, reports / "R", reference=None, replays=False)
+    assert index.exists() and sorted(p.name for p in reports.iterdir()) == ["R"]
+
+
+def test_the_portfolio_beam_keeps_to_the_deadline():
+    """The beam the portfolio hands a deal after a million positions runs inside one compiled call: its budget is cut
+    to the time left (a board whose beam took 4 s of a 2 s budget), and a beam that fits is run as asked (a study
+    deal its full beam wins is still won, at the same positions)."""
+    import sim.solver.answer as A
+    from sim.core.cards import card_str
+    from sim.core.deals import deal_position
+    from sim.core.game import Game
+    from sim.solver.rounds import clock
+
+    beams = []
+    real = A._beam_line
+
+    def spy(game, s, beam):
+        beams.append(int(beam.params["budget"]))
+        return real(game, s, beam)
+
+    A._beam_line = spy
+    try:
+        bd = Game("bakers-dozen")
+        piles = deal_position(bd.rules, 2).piles  # its piles reversed: Kings on top (castle solve refuses it; the API takes it)
+        state = bd.from_board("\n".join(" ".join(card_str(c) for c in reversed(p)) for p in piles) + "\n")
+        t0 = clock()
+        result = A.solve(bd, state, budget_seconds=2.5)
+        spent = clock() - t0
+        assert str(result.result) == "unknown" and beams and beams[0] < 4_000_000, beams
+        assert spent < 2.5 + 0.6, spent
+        beams.clear()
+        sa = Game("streets-and-alleys")
+        won = A.solve(sa, sa.deal(3878), budget_nodes=60_000_000, budget_seconds=600.0)
+        assert str(won.result) == "won" and won.nodes == 1_084_101 and beams == [4_000_000]  # as data/published has it
+    finally:
+        A._beam_line = real

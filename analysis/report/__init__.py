@@ -20,6 +20,8 @@ was.
 
 from __future__ import annotations
 
+import contextlib
+import glob
 import os
 import shutil
 from pathlib import Path
@@ -80,10 +82,18 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     """Write ``out/index.html`` (plus figures/, tables/, replays/) for the dataset in ``data``; return its path.
 
     ``reference`` is the shipped study to take perfect play from where the
-    dataset has none ("default": :func:`default_reference`; None: none).
-    The report never goes into the dataset, nor the dataset into the report
-    folder: the one would stop the data being read, the other would be
-    overwritten. A folder at ``out`` that is not a report is never replaced.
+    dataset has none ("default": :func:`default_reference`, if there is one;
+    None: none). A reference given by name must give it: one that holds no
+    exact rows of the games the dataset did not solve (not a castle dataset,
+    or the dataset itself) is refused rather than leaving perfect play out
+    without a word. The report never goes into the dataset, nor the dataset
+    into the report folder: the one would stop the data being read, the
+    other would be overwritten. A folder at ``out`` that is not a report is
+    never replaced. Everything is read and checked before anything is
+    written; the page is written into a temporary folder beside ``out`` and
+    swapped in whole, so an interrupted build (Ctrl-C; SIGTERM where the
+    caller makes it one, as ``castle report`` does) leaves the previous
+    report as it was and no temporary behind.
     """
     data, out = Path(data), Path(out)
     d, o = data.resolve(), out.resolve()
@@ -95,16 +105,79 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     ref_path = default_reference() if reference == "default" else (Path(reference) if reference else None)
     ref = None
     if ref_path is not None and ref_path.resolve() != d and d not in ref_path.resolve().parents:
-        rows = load_results(ref_path)
+        try:
+            rows = load_results(ref_path)
+        except ResultsError as e:
+            raise ResultsError(f"the reference {ref_path}: {e}") from None
         ref = rows[designs.exact_mask(rows.player)]
+    if reference not in ("default", None):
+        _check_reference(df, ref, Path(reference))
     work = out.parent / f".{out.name}.building-{os.getpid()}"
-    shutil.rmtree(work, ignore_errors=True)
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]  # folders this build creates
+    _remove_stale(out)
+    finished = False
     try:
         index = _write(df, held, data, work, ref, shown_path(ref_path) if ref is not None else "", replays)
-        _swap(work, out)
+        _swap(work, out, old)
+        finished = True
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        with _signals_held():  # a second Ctrl-C must not stop the clearing up half way
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)
+            if not finished:
+                for folder in made:  # deepest first: only the empty ones this build made
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
     return out / index.name
+
+
+def _check_reference(df, ref, reference: Path) -> None:
+    """A reference named by the caller must give perfect play for the games the dataset did not solve itself."""
+    solved = set(df.game[designs.exact_mask(df.player)].unique()) if len(df) else set()
+    needed = [g for g in in_study_order(df.game.unique()) if g not in solved]
+    if not needed:
+        return
+    have = set(ref.game.unique()) if ref is not None and len(ref) else set()
+    if not have & set(needed):
+        what = "it is the dataset itself" if ref is None else "no exact solver rows"
+        raise ResultsError(f"the reference {reference} holds no perfect play of {', '.join(needed)} ({what}); "
+                           "give a dataset with solver rows of them (the shipped study: data/published), or no --reference")
+
+
+def _remove_stale(out: Path) -> None:
+    """Temporary folders of a build of ``out`` killed outright (SIGKILL: no clearing up), found by their dead owner's id."""
+    for folder in out.parent.glob(f".{glob.escape(out.name)}.*-*") if out.parent.is_dir() else ():
+        kind, _, pid = folder.name.rpartition("-")
+        if not (kind.endswith((".building", ".old")) and pid.isdigit()) or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C and SIGTERM wait until the block is done, then arrive as they would have (re-raised to their handlers)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    before = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        for s in dict.fromkeys(caught):
+            signal.raise_signal(s)
 
 
 def _write(df, held, data: Path, work: Path, ref, ref_name: str, replays: bool) -> Path:
@@ -135,13 +208,18 @@ def _write(df, held, data: Path, work: Path, ref, ref_name: str, replays: bool) 
     return index
 
 
-def _swap(work: Path, out: Path) -> None:
-    """Put the finished report ``work`` in the place of ``out`` (the old one removed only once the new one is there)."""
-    old = out.parent / f".{out.name}.old-{os.getpid()}"
-    if out.exists():
-        out.rename(old)
-    work.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
+def _swap(work: Path, out: Path, old: Path) -> None:
+    """Put the finished report ``work`` in the place of ``out``: the old one is moved aside, the new one moved in, with
+    signals held so an interrupt never falls between the two (the old one goes back if the second fails)."""
+    with _signals_held():
+        if out.exists():
+            out.rename(old)
+        try:
+            work.rename(out)
+        except BaseException:
+            if old.exists() and not out.exists():
+                old.rename(out)
+            raise
 
 
 def sections_in_order():

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Iterator
 
 import typer
 
-from .errors import UserError
+from .errors import Interrupted, UserError, terminate_as_interrupt
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class Item:
     text: str | None = None  #: board text (None for a deal)
 
     def state(self, game, seed: int):
-        return game.deal(self.name, seed) if self.text is None else game.from_board(self.text)
+        """The item's position; a board no deal of the game can reach is bad input (:func:`~sim.core.game.why_impossible`)."""
+        return game.deal(self.name, seed) if self.text is None else game.from_board(self.text, check=True)
 
 
 def game_fields(rules) -> dict:
@@ -42,12 +43,13 @@ def items(game, names: list[str], boards: bool, seed: int) -> list[Item]:
     """The items named on the command line, each checked (its state made once) before anything is run."""
     if not names:
         raise UserError("give a DEAL, or --board and a board file (several of either may be given)")
+    check_seed(seed)
     found: list[Item] = []
     for name in names:
         if not boards:
             found.append(Item("deal", name))
         elif name == "-":
-            found += [Item("board", f"-:{k}", text) for k, text in enumerate(_split(sys.stdin.read()), start=1)]
+            found += [Item("board", f"-:{k}", text) for k, text in enumerate(_split(_read_stdin()), start=1)]
         else:
             path = Path(name)
             files = sorted(path.glob("*.txt")) if path.is_dir() else [path]
@@ -60,6 +62,14 @@ def items(game, names: list[str], boards: bool, seed: int) -> list[Item]:
         except ValueError as e:
             raise UserError(f"{item.name}: {e}") from None
     return found
+
+
+def check_seed(seed: int) -> None:
+    """A seed of the deal numbering: 0 to 2**63-1 (the runner's rows mark PySol's numbering with -1; here it is pysol:N)."""
+    from ..core.deals import MAX_DEAL
+
+    if not 0 <= seed <= MAX_DEAL:
+        raise UserError(f"seed {seed} is out of range (0 to 2**63-1; PySol's deals are pysol:N)")
 
 
 def _split(text: str) -> list[str]:
@@ -78,23 +88,49 @@ def _split(text: str) -> list[str]:
     return boards
 
 
+def _read_stdin() -> str:
+    """Standard input's text, read as UTF-8 whatever the locale says (a board file is UTF-8 text)."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError("standard input: not board text (it is not UTF-8 text)") from None
+
+
 def _read(path: Path) -> str:
     """A board file's text; a file that is not text is bad input, not a crash."""
     try:
-        return path.read_text()
+        return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise UserError(f"{path}: not a board text file (it is not UTF-8 text)") from None
 
 
 def each(work: Callable[[Item], dict], todo: list[Item], jobs: int) -> Iterator[dict]:
-    """``work(item)`` for every item, on ``jobs`` processes; results as they finish."""
+    """``work(item)`` for every item, on ``jobs`` processes; results as they finish.
+
+    A SIGTERM stops the workers with the command, as Ctrl-C does (left
+    alone they would play on, holding standard output open, so a pipeline
+    reading it would wait for them). A reader that stops early (``| head``)
+    cancels what is left without joblib's warning about it: that is what
+    the reader asked for.
+    """
     if jobs <= 1 or len(todo) == 1:
         yield from map(work, todo)
         return
+    import warnings
+
     from joblib import Parallel, delayed
 
-    yield from Parallel(n_jobs=min(jobs, len(todo)), return_as="generator_unordered", batch_size=1)(
-        delayed(work)(item) for item in todo)
+    warnings.filterwarnings("ignore", message=r".*tasks which were still being processed by the workers have been cancelled",
+                            category=UserWarning)
+    try:
+        with terminate_as_interrupt():
+            yield from Parallel(n_jobs=min(jobs, len(todo)), return_as="generator_unordered", batch_size=1)(
+                delayed(work)(item) for item in todo)
+    except KeyboardInterrupt:  # joblib has stopped the workers on its way out
+        raise Interrupted("every line printed is whole; the items not printed were not finished") from None
 
 
 def echo_lines(results: Iterable[dict]) -> None:

@@ -46,7 +46,10 @@ def deal(
     from ..core.deals import deal_position
     from ..core.rules import SHEET, find_game
 
+    from .boards import check_seed
+
     rules = find_game(game)
+    check_seed(seed)
     pos = deal_position(rules, deal, seed)
     board = format_board(pos)
     if format is Format.json:

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from .boards import check_seed
 from .errors import UserError
 from .show import check_out
 
@@ -54,6 +55,7 @@ def replay(
         name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.full_slug.replace('@', '-'), deal, who))
         out = Path(f"replay-{name}.html")
     check_out(out, (".html", ".htm"))
+    check_seed(seed)
     state = g.deal(deal, seed)  # a bad deal or seed is said before any play
     moves, label = None, None
     if moves_from is not None:

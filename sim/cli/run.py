@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from .errors import UserError
+from .errors import Interrupted, UserError, terminate_as_interrupt
 
 
 def register(app: typer.Typer) -> None:
@@ -52,12 +54,11 @@ def run_cmd(
         precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
         built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
                        from_file=bool(experiments)) for t in tables]
-        for exp, asked in zip(built, precision):
-            target = out or (Path(exp.out) if exp.out else DATA_DIR / exp.name)
+        targets = [out or (Path(exp.out) if exp.out else DATA_DIR / exp.name) for exp in built]
+        _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [])
+        for exp, asked, target in zip(built, precision, targets):
             h = halfwidth if halfwidth is not None else asked.get("halfwidth")
             if h is None:
-                if cpu_hours is not None or pilot is not None or asked:
-                    raise UserError("--cpu-hours and --pilot (cpu_hours, pilot) go with --halfwidth (halfwidth)")
                 _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
                 continue
             from ..study.precision import PILOT_DEALS, run_to_halfwidth
@@ -74,6 +75,37 @@ def run_cmd(
 
 #: the experiment file's fields that ask for a precision instead of a deal range (they are not part of its identity)
 PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot")
+
+
+def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) -> None:
+    """Every experiment of the call checked against its results folder, and against the others, before any is played:
+    a bad second file must not stop a call half done."""
+    from ..kernels.engine import ENGINE_VERSION
+    from ..study.experiment import ExperimentError
+    from ..study.dataset import check_path
+    from ..study.runner import _conflict, check
+
+    seen: dict[Path, int] = {}
+    for k, (exp, target, asked) in enumerate(zip(built, targets, precision)):
+        where = f"{files[k]}: " if len(files) > 1 else ""
+        h = halfwidth if halfwidth is not None else asked.get("halfwidth")
+        if h is None and (cpu_hours is not None or pilot is not None or asked):
+            raise UserError(f"{where}--cpu-hours and --pilot (cpu_hours, pilot) go with --halfwidth (halfwidth)")
+        key = Path(os.path.abspath(target))
+        if key in seen:
+            j = seen[key]
+            other = built[j]
+            problem = _conflict(json.loads(json.dumps(other.identity(ENGINE_VERSION))), json.loads(json.dumps(exp.identity(ENGINE_VERSION))),
+                                {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
+            if problem or h is not None:
+                names = [str(files[i]) if i < len(files) else built[i].name for i in (j, k)]
+                raise UserError(f"{names[0]} and {names[1]} both write to {target} but are different experiments "
+                                f"(they differ in {problem or 'halfwidth'}): give one of them another out")
+        seen.setdefault(key, k)
+        try:
+            check(exp, target) if h is None else check_path(target)
+        except ExperimentError as e:
+            raise UserError(f"{where}{e}") from None
 
 
 def _say(summary) -> None:
@@ -100,12 +132,23 @@ def report_cmd(
 
     from ..study.paths import DEFAULT_DATA, REPORTS_DIR
 
+    from ..study.dataset import check_path
+
     data = data or DEFAULT_DATA
     out = out or REPORTS_DIR / data.name
+    for path, parquet in ((data, True), (out, False), (reference, True)):
+        if path is not None:
+            try:
+                check_path(path, parquet=parquet, new=path is out)
+            except ValueError as e:
+                raise UserError(str(e)) from None
     if reference is not None and not reference.is_dir():
         raise UserError(f"--reference {reference}: no such folder")
     try:
-        index = build_report(data, out, reference=reference or "default", replays=replays)
+        with terminate_as_interrupt():  # SIGTERM clears up the half-built report as Ctrl-C does
+            index = build_report(data, out, reference=reference or "default", replays=replays)
     except ResultsError as e:
         raise UserError(str(e)) from None
+    except KeyboardInterrupt:
+        raise Interrupted(f"{out} is as it was: the report is built aside and swapped in whole") from None
     typer.echo(str(index))

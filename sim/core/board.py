@@ -113,7 +113,10 @@ def parse_board(
     ``default_base`` is the base of foundations nothing says anything about
     (0 for Ace-based games).
     """
-    raw_lines = text.replace("\r\n", "\n").split("\n")
+    if not isinstance(text, str):
+        raise BoardError(f"board text must be a string, not {type(text).__name__}")
+    # a byte-order mark (Windows editors write one) is not part of the board; CRLF and CR end lines as LF does
+    raw_lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     while raw_lines and not raw_lines[-1].strip():
         raw_lines.pop()
     first = 0  # leading blank lines are skipped but still counted in line numbers

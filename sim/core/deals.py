@@ -17,6 +17,9 @@ Beleaguered Castle deals the same permutation without its Aces.
 
 from __future__ import annotations
 
+import numbers
+import re
+
 from .board import Position, parse_board
 from .cards import N_CARDS, N_RANKS, rank_of, suit_of
 from .rules import DealStyle, FoundationBase, Rules
@@ -63,6 +66,9 @@ def permutation(seed: int, deal: int) -> list[int]:
 
 
 def _check(seed: int, deal: int) -> None:
+    for value, what in ((deal, "deal"), (seed, "seed")):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise DealError(f"{what} {value!r} is not a whole number")
     if not 0 <= deal <= MAX_DEAL:
         raise DealError(f"deal {deal} is out of range (0 to 2**63-1)")
     if not 0 <= seed <= MAX_DEAL:
@@ -101,19 +107,29 @@ def layout(rules: Rules, cards: list[int]) -> Position:
     return Position(piles, foundations, bases)
 
 
+#: a deal number as text: ASCII digits only (``int()`` would also take ``1_000``, ``+5`` and other scripts' digits)
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def parse_deal_id(text: str | int) -> tuple[str, int]:
     """``"17"`` -> ("seeded", 17); ``"pysol:1080"`` -> ("pysol", 1080)."""
+    if isinstance(text, bool) or not isinstance(text, (str, numbers.Integral)):
+        raise DealError(f"bad deal {text!r}: expected a number or pysol:N")
     s = str(text).strip().lower()
     kind = "seeded"
     if s.startswith("pysol:"):
         kind, s = "pysol", s[len("pysol:"):]
-    try:
-        n = int(s)
-    except ValueError:
-        raise DealError(f"bad deal {str(text)!r}: expected a number or pysol:N") from None
-    if kind == "pysol" and not 1 <= n <= MAX_DEAL:
+    if s.startswith("-") and _DIGITS.fullmatch(s[1:]):
+        raise DealError(f"bad deal {str(text)!r}: " + ("PySol game numbers start at 1" if kind == "pysol"
+                                                       else "deal numbers run from 0 to 2**63-1"))
+    if not _DIGITS.fullmatch(s):
+        raise DealError(f"bad deal {str(text)!r}: expected a number (digits 0-9 only) or pysol:N")
+    n = int(s)
+    if kind == "pysol" and n < 1:
         raise DealError(f"bad deal {str(text)!r}: PySol game numbers start at 1")
-    if not 0 <= n <= MAX_DEAL:
+    if kind == "pysol" and n > MAX_DEAL:
+        raise DealError(f"bad deal {str(text)!r}: PySol game numbers run from 1 to 2**63-1")
+    if n > MAX_DEAL:
         raise DealError(f"bad deal {str(text)!r}: deal numbers run from 0 to 2**63-1")
     return kind, n
 

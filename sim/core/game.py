@@ -22,14 +22,14 @@ import numpy as np
 from ..kernels import engine as E
 from ..kernels import layout as L
 from . import reference
-from .board import Position, format_board, parse_board
-from .cards import RANKS, SUITS, card_str
+from .board import BoardError, Position, format_board, parse_board
+from .cards import N_RANKS, RANKS, SUITS, card_str, make_card, rank_of
 from .deals import DEFAULT_SEED, deal_position
 from .moves import MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, IllegalMoveError, Move
 from .outcome import Result
-from .rules import FoundationBase, Rules, SequenceMoves, find_game
+from .rules import DealStyle, EmptyPile, FoundationBase, Rules, SequenceMoves, UnknownGameError, find_game
 
-__all__ = ["Game", "State", "LegalMoves", "Outcome", "IllegalMoveError"]
+__all__ = ["Game", "State", "LegalMoves", "Outcome", "IllegalMoveError", "why_impossible"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class Game:
     """A game of the family: its rules and a way to make starting states."""
 
     def __init__(self, rules: Rules | str):
+        if not isinstance(rules, (str, Rules)):
+            raise UnknownGameError(f"a game is a name (see `castle games`) or a Rules record, not {rules!r}")
         self.rules = find_game(rules) if isinstance(rules, str) else rules
         self.rules_array = L.rules_array(self.rules)
 
@@ -58,11 +60,22 @@ class Game:
         """The starting state of a seeded deal (``17``) or a PySol deal (``"pysol:1080"``)."""
         return State.from_position(self.rules, deal_position(self.rules, deal, seed))
 
-    def from_board(self, text: str) -> State:
-        """A state from board text (see :mod:`sim.core.board`)."""
+    def from_board(self, text: str, check: bool = False) -> State:
+        """A state from board text (see :mod:`sim.core.board`).
+
+        With ``check``, a position no deal of this game can reach by its rules
+        (:func:`why_impossible`: Aces on the tableau of Beleaguered Castle,
+        a King above other cards in Baker's Dozen, two cards in a one-card
+        reserve) is a :class:`BoardError`; without it any position of whole
+        cards is taken (tests build impossible ones on purpose).
+        """
         shared = self.rules.foundation_base == FoundationBase.FIRST_CARD_SHARED
         default_base = 0 if self.rules.foundation_base == FoundationBase.ACE else -1
         pos = parse_board(text, self.rules.n_piles, shared_base=shared, default_base=default_base)
+        if check:
+            problem = why_impossible(self.rules, pos)
+            if problem:
+                raise BoardError(f"no deal of {self.rules.full_slug} can reach this position: {problem}")
         return State.from_position(self.rules, pos)
 
 
@@ -142,7 +155,7 @@ class State:
         if isinstance(move, str):
             move = Move.from_str(move)
         elif not isinstance(move, Move):
-            move = Move.from_action(int(move))
+            move = Move.from_action(move)  # a MoveError for anything but a whole number in the action space
         if not self.is_legal(move):
             reason = reference.why_illegal(self.rules, self.position(), move) or "the engines disagree (a bug: please report it)"
             raise IllegalMoveError(f"illegal move {move}: {reason}")
@@ -247,3 +260,59 @@ def _array_of(pos: Position) -> np.ndarray:
         s[L.S_HEIGHT + p] = len(pile)
         s[L.S_CARDS + p * L.CAP : L.S_CARDS + p * L.CAP + len(pile)] = pile
     return s
+
+
+def why_impossible(rules: Rules, pos: Position) -> str | None:
+    """Why no deal of ``rules``' game, played by its rules, reaches ``pos``; None when nothing here rules it out.
+
+    The tests are necessary conditions, each true of every deal and kept by
+    every legal move: the Aces of a game that starts with them home never
+    leave the foundations; a game whose deal founds its last card always has
+    a card home; only one foundation of Ordered Suits is open at a time; a
+    reserve only gives cards away, so it never holds more than it was dealt;
+    and a tableau pile is a rest of its dealt cards (Kings at the bottom in
+    Baker's Dozen) under cards each put there by the building rule on the
+    card below (on an empty pile, any card, unless the game never fills
+    one). A position that passes may still be out of reach (a test of that
+    would be a search), but one that fails is never a position of the game.
+    """
+    def names(cards) -> str:
+        return " ".join(card_str(c) for c in cards)
+
+    if rules.aces_preplaced and not rules.foundation_to_tableau:
+        out = [make_card(0, s) for s in range(4) if pos.foundations[s] == 0]
+        if out:
+            return f"{names(out)} on the tableau, but the Aces start on the foundations and never leave them"
+    if rules.deal_style == DealStyle.LAST_CARD_TO_FOUNDATION and not rules.foundation_to_tableau and not any(pos.foundations):
+        return "no card home, but the deal's last card goes to its foundation"
+    if rules.foundations_one_at_a_time:
+        started = [SUITS[s] for s in range(4) if 0 < pos.foundations[s] < N_RANKS]
+        if len(started) > 1:
+            return f"foundations {' and '.join(started)} are both part-built, but only one is open at a time"
+    for p, pile in enumerate(pos.piles):
+        dealt = rules.pile_sizes[p]
+        if p >= rules.n_tableau:
+            if len(pile) > dealt:
+                return (f"pile {p + 1} is a reserve dealt {dealt} card{'s' if dealt != 1 else ''} and nothing goes on it, "
+                        f"but it holds {len(pile)} ({names(pile)})")
+            continue
+        # the cards above the last one that does not fit on the card under it were all built there
+        breaks = [i for i in range(1, len(pile)) if not (reference.ranks_fit(rules, pile[i - 1], pile[i])
+                                                          and reference.suits_fit(rules, pile[i - 1], pile[i]))]
+        if not pile:
+            continue
+        if breaks:
+            dealt_here = breaks[-1] + 1  # the fewest cards of this pile that must be the deal's
+        else:
+            dealt_here = 0 if rules.empty_pile == EmptyPile.ANY_CARD else 1
+        if dealt_here > dealt:
+            i = breaks[-1]
+            return (f"pile {p + 1} has {card_str(pile[i])} on {card_str(pile[i - 1])}, which the rules never put there, "
+                    f"with {dealt_here} cards from it down, but the deal gives the pile {dealt}")
+        if rules.deal_style == DealStyle.KINGS_TO_BOTTOM:
+            under = pile[:dealt_here]
+            for i in range(1, len(under)):
+                if rank_of(under[i]) == N_RANKS - 1 and rank_of(under[i - 1]) != N_RANKS - 1:
+                    return (f"pile {p + 1} has the King {card_str(under[i])} above {card_str(under[i - 1])}, but the deal "
+                            "puts the Kings at the bottom and no move puts a King on a card")
+    return None

@@ -32,6 +32,7 @@ Move(4, 13)
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 from .cards import SUITS
@@ -78,6 +79,9 @@ class Move:
     count: int = 1  #: cards carried: more than one only in a dialect that moves sequences, pile to pile
 
     def __post_init__(self) -> None:
+        for value in (self.source, self.target, self.count):
+            if type(value) is not int and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+                raise MoveError(f"a move's source, target and count are whole numbers, not {value!r}")
         if not (0 <= self.source < N_SOURCES and 0 <= self.target < N_TARGETS):
             raise MoveError(f"no move from {self.source} to {self.target}")
         if not 1 <= self.count <= MAX_COUNT:
@@ -92,6 +96,8 @@ class Move:
 
     @classmethod
     def from_action(cls, action: int) -> Move:
+        if type(action) is not int and (isinstance(action, bool) or not isinstance(action, numbers.Integral)):
+            raise MoveError(f"no action {action!r} (an action is a whole number)")
         if not 0 <= action < N_ALL_ACTIONS:
             raise MoveError(f"no action {action}")
         source, target, count = split_action(action)
@@ -108,6 +114,10 @@ class Move:
     @classmethod
     def from_str(cls, text: str) -> Move:
         """Parse ``"3-F"``, ``"1-8"``, ``"FH-2"`` or ``"3-5x4"`` (four cards)."""
+        if not isinstance(text, str):
+            raise MoveError(f"not a move: {text!r} (expected text such as 3-F or 1-8)")
+        if not text.isascii():  # int() would read other scripts' digits ("３-F")
+            raise MoveError(f"not a move: {text!r} (expected e.g. 3-F or 1-8)")
         parts = text.strip().upper().split("-")
         if len(parts) != 2:
             raise MoveError(f"not a move: {text!r} (expected e.g. 3-F or 1-8)")
@@ -119,9 +129,13 @@ class Move:
                 raise MoveError(f"not a move: {text!r} (a sequence is written e.g. 3-5x4)")
             count = int(n)
         try:
+            if not (dst == "F" or dst.isdigit()):  # no signs, spaces or underscores
+                raise ValueError
             if src.startswith("F") and len(src) == 2 and src[1] in SUITS:
                 source = MAX_PILES + SUITS.index(src[1])
             else:
+                if not src.isdigit():
+                    raise ValueError
                 source = int(src) - 1
                 if not 0 <= source < MAX_PILES:
                     raise ValueError

@@ -44,6 +44,33 @@ def schema(extra_columns: tuple[tuple[str, str], ...] | list[tuple[str, str]] = 
     return pa.schema(fields)
 
 
+class PathError(ValueError):
+    """A folder name the dataset cannot be written under."""
+
+
+def check_path(path: Path, parquet: bool = True, new: bool = True) -> None:
+    """A folder name the Parquet library can take (``parquet``), and a folder to be made (``new``) a listing can show.
+
+    Under a locale whose encoding cannot spell it (``LC_ALL=C`` and
+    ``--out data/ünï``) Python keeps the name's bytes as lone surrogates,
+    which the operating system takes but pyarrow refuses half way through
+    a run; so it is refused first. A folder to be made must also have no
+    control character in its name (a newline in it breaks every listing).
+    """
+    text = str(path)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        if parquet:
+            shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            raise PathError(f"{shown}: this locale cannot spell the folder's name (set a UTF-8 locale, e.g. "
+                            "LC_ALL=C.UTF-8, or choose an ASCII name)") from None
+    control = sorted({c for c in text if ord(c) < 32 or ord(c) == 127})
+    if control and new:
+        raise PathError(f"{text!r}: a folder name with a control character ({', '.join(map(repr, control))}) "
+                        "breaks every listing of it; choose another")
+
+
 def write_atomic(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` so that ``path`` exists only once complete."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -61,9 +88,14 @@ def write_atomic(table: pa.Table, path: Path) -> None:
 
 
 def write_json_atomic(data: dict, path: Path) -> None:
+    """Write ``data`` as JSON to ``path`` so that ``path`` is always whole (the old file until the new one is)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    finally:  # a full disk: no half-written temporary left beside the manifest
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
 
 
 #: the columns that measure time: the only ones that differ between two plays of the same rows

@@ -26,6 +26,8 @@ names the results folder (default ``data/<name>``).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,15 +104,16 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     return data
 
 
+_DIGITS = re.compile(r"[0-9]+")
+
+
 def parse_deal_range(text: str) -> tuple[int, int]:
     """``"A:B"`` (deals A to B-1) as a pair, checked."""
     a, sep, b = str(text).partition(":")
-    try:
-        if not sep:
-            raise ValueError
-        pair = (int(a), int(b))
-    except ValueError:
-        raise ExperimentError(f"bad deal range {text!r}: expected FIRST:END, e.g. 0:1000") from None
+    a, b = a.strip(), b.strip()
+    if not sep or not _DIGITS.fullmatch(a) or not _DIGITS.fullmatch(b):  # ASCII digits only: int() takes "1_000" and "１７"
+        raise ExperimentError(f"bad deal range {text!r}: expected FIRST:END, e.g. 0:1000")
+    pair = (int(a), int(b))
     return _check_range(*pair)
 
 
@@ -134,9 +137,43 @@ def _player(entry: Any) -> PlayerChoice:
     if isinstance(entry, dict) and isinstance(entry.get("name"), str):
         params = {k: v for k, v in entry.items() if k != "name"}
         if isinstance(params.get("params"), dict):  # [players.params] sub-table
-            params = {**{k: v for k, v in params.items() if k != "params"}, **params["params"]}
+            sub = params.pop("params")
+            both = sorted(set(params) & set(sub))
+            if both:
+                raise ExperimentError(f"player {entry['name']}: {', '.join(both)} given both beside name and in params; give each once")
+            params = {**params, **sub}
         return choose_player(entry["name"], params)
     raise ExperimentError(f"a player must be a name or a table with a name, got {entry!r}")
+
+
+#: the longest game a player may be asked to play (``max_moves``): its record buffers are sized by it (a million
+#: moves is about 64 MB of them; the study's games stop at 1,000)
+MAX_MAX_MOVES = 1_000_000
+#: the compiled kernels take 64-bit integers
+_INT64 = 1 << 63
+
+
+def _check_numbers(choice: PlayerChoice) -> None:
+    """Parameter values the kernels can take: 64-bit integers, and a move cap whose buffers fit in memory.
+
+    (The registry checks each parameter's own range; these bounds hold for every player, plug-ins included.)
+    """
+    if choice.max_moves > MAX_MAX_MOVES:
+        raise ExperimentError(f"player {choice.name}: max_moves must be 1 to {MAX_MAX_MOVES:,}, got {choice.max_moves}")
+    for k, v in choice.params.items():
+        if isinstance(v, int) and not -_INT64 <= v < _INT64:
+            raise ExperimentError(f"player {choice.name}: {k} = {v} is too large (at most 2**63-1)")
+
+
+def _text(value: Any, what: str) -> str:
+    """A name, folder or description: a string without control characters (a NUL cannot be in a path; a newline
+    would make a folder whose name breaks every listing)."""
+    if not isinstance(value, str):
+        raise ExperimentError(f"{what} must be a string, got {value!r}")
+    bad = sorted({c for c in value if unicodedata.category(c) == "Cc" and (what != "description" or c not in "\n\t")})
+    if bad:
+        raise ExperimentError(f"{what} {value!r} holds a control character ({', '.join(repr(c) for c in bad)})")
+    return value
 
 
 def build(
@@ -184,6 +221,8 @@ def build(
             choices = [_player(e) for e in entries]
     except (UnknownGameError, UnknownDialectError, UnknownPlayerError) as e:
         raise ExperimentError(str(e)) from None
+    for c in choices:
+        _check_numbers(c)
     labels = [c.label for c in choices]
     dupes = sorted({x for x in labels if labels.count(x) > 1})
     if dupes:
@@ -218,12 +257,16 @@ def build(
         seed = _pysol_numbering(rules, choices, first, "seed" in data)
     chunk = _count(_int(chunk_size if chunk_size is not None else data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size"), "chunk size")
     name = name or data.get("name") or "adhoc"
-    if not isinstance(name, str) or not name.strip() or "/" in name or name.startswith("."):
+    if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name or name.startswith(".") or name != name.strip():
         raise ExperimentError(f"bad experiment name {name!r}")
+    _text(name, "experiment name")
     out = data.get("out")
     if out is not None and (not isinstance(out, str) or not out.strip()):
         raise ExperimentError(f"out must be a folder name, got {out!r}")
-    return Experiment(name, rules, tuple(choices), seed, first, end, chunk, str(data.get("description", "")), out)
+    if out is not None:
+        _text(out, "out")
+    description = _text(data.get("description", ""), "description")
+    return Experiment(name, rules, tuple(choices), seed, first, end, chunk, description, out)
 
 
 def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
@@ -248,4 +291,6 @@ def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
 def _count(n: int, what: str) -> int:
     if n <= 0:
         raise ExperimentError(f"{what} must be positive, got {n}")
+    if n > MAX_DEAL:  # deals are numbered 0 to 2**63-1 (and a chunk holds no more)
+        raise ExperimentError(f"{what} must be at most 2**63-1, got {n}")
     return n

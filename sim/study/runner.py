@@ -56,7 +56,7 @@ from ..kernels.layout import rules_array
 from ..players.compiled import kind_of, weights
 from ..players.loop import play_choice
 from ..players.registry import PlayerChoice
-from .dataset import MANIFEST, schema, write_atomic, write_json_atomic
+from .dataset import MANIFEST, PathError, check_path, schema, write_atomic, write_json_atomic
 from .experiment import Experiment, ExperimentError
 from .provenance import git_commit, now, package_version
 
@@ -302,12 +302,20 @@ def _left_by_a_killed_start(entry: Path) -> bool:
     return entry.is_file() and (entry.name == LOCK or fnmatch.fnmatch(entry.name, _MANIFEST_TEMPORARY))
 
 
-def prepare(exp: Experiment, out: Path) -> dict:
-    """Check ``out`` may receive ``exp`` (new, empty, or holding rows it would play the same); return the manifest.
+def check(exp: Experiment, out: Path) -> dict | None:
+    """Refuse, before anything is written, an ``out`` that cannot receive ``exp``; the manifest it holds, if any.
 
-    The manifest's ``experiment`` describes everything the folder holds: an
-    extension adds its games, players and deal range to it.
+    ``out`` must be a folder (or not exist yet) whose name the Parquet
+    library can take, and either hold this experiment's manifest with rows
+    ``exp`` would play the same, or nothing a killed start did not leave.
+    Nothing is written: a command with several experiments checks them all
+    before it plays any.
     """
+    out = Path(out)
+    try:
+        check_path(out)
+    except PathError as e:
+        raise ExperimentError(str(e)) from None
     identity = json.loads(json.dumps(exp.identity(ENGINE_VERSION)))
     if out.exists() and not out.is_dir():
         raise ExperimentError(f"output {out} exists and is not a directory")
@@ -315,6 +323,26 @@ def prepare(exp: Experiment, out: Path) -> dict:
     if manifest is None:
         if out.exists() and any(not _left_by_a_killed_start(f) for f in out.iterdir()):
             raise ExperimentError(f"output {out} is not empty and holds no castle experiment; choose another --out")
+        return None
+    held = manifest["experiment"]
+    problem = _conflict(held, identity, {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
+    if problem:
+        raise ExperimentError(
+            f"{out} holds a different experiment ({held.get('name')!r}; differs in {problem}); "
+            "refusing to mix them: choose another --out"
+        )
+    return manifest
+
+
+def prepare(exp: Experiment, out: Path) -> dict:
+    """Check ``out`` may receive ``exp`` (new, empty, or holding rows it would play the same); return the manifest.
+
+    The manifest's ``experiment`` describes everything the folder holds: an
+    extension adds its games, players and deal range to it.
+    """
+    identity = json.loads(json.dumps(exp.identity(ENGINE_VERSION)))
+    manifest = check(exp, out)
+    if manifest is None:
         manifest = {
             "experiment": {"name": exp.name, "description": exp.description, **identity},
             "package_version": package_version(),
@@ -325,12 +353,6 @@ def prepare(exp: Experiment, out: Path) -> dict:
         }
     else:
         held = manifest["experiment"]
-        problem = _conflict(held, identity, {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
-        if problem:
-            raise ExperimentError(
-                f"{out} holds a different experiment ({held.get('name')!r}; differs in {problem}); "
-                "refusing to mix them: choose another --out"
-            )
         for section in ("games", "players", "player_versions"):
             held[section] = {**(held.get(section) or {}), **identity[section]}
         first, end = held.get("deal_range") or identity["deal_range"]
@@ -351,34 +373,94 @@ def survey(out: Path, exp: Experiment) -> tuple[dict[tuple[str, str], list[tuple
     """The deals each (game, player) of ``exp`` already has on disk, and the parts found damaged (removed).
 
     A part counts only if it reads back with one row per deal of its name,
-    of its game and player; anything else is removed, to be played again.
+    of its game, player (label and parameters) and seed. One that does not
+    read back as Parquet (truncated: a full disk, a crash in a copy) is
+    damaged: removed, to be played again. A file that reads back but holds
+    other rows (a part of another dataset, of another seed or other
+    parameters), one named as no part is (``part-0-2-copy.parquet``), or
+    two parts holding the same deals, were not written by this experiment
+    and are not the run's to delete: the run is refused, naming them, and
+    nothing is changed.
     """
     covered: dict[tuple[str, str], list[tuple[int, int]]] = {}
-    damaged = []
+    damaged: list[Path] = []
+    foreign: list[tuple[Path, str]] = []
     for rules in exp.games:
         for choice in exp.players:
             folder = out / Chunk(rules.full_slug, choice, exp.seed, 0, 0).relpath().rsplit("/", 1)[0]
-            ranges = []
+            ranges: list[tuple[int, int, Path]] = []
             for path in sorted(folder.glob("part-*.parquet")) if folder.is_dir() else ():
                 m = _PART.fullmatch(path.name)
-                if m and _part_is_whole(path, rules, choice.label, int(m[1]), int(m[2])):
-                    ranges.append((int(m[1]), int(m[2])))
-                else:
+                if not path.is_file():
+                    foreign.append((path, "it is not a file"))
+                    continue
+                if not m:
+                    foreign.append((path, "castle names its parts part-FIRST-LAST.parquet"))
+                    continue
+                problem = _part_problem(path, rules, choice, exp.seed, int(m[1]), int(m[2]))
+                if problem is None:
+                    ranges.append((int(m[1]), int(m[2]), path))
+                elif problem == _DAMAGED:
                     damaged.append(path)
-                    path.unlink(missing_ok=True)
-            covered[(rules.full_slug, choice.label)] = sorted(ranges)
+                else:
+                    foreign.append((path, problem))
+            ranges.sort()
+            for (a, b, first_path), (c, d, path) in zip(ranges, ranges[1:]):
+                if c <= b:
+                    foreign.append((path, f"its deals {c}-{d} overlap those of {first_path.name}"))
+            covered[(rules.full_slug, choice.label)] = [(a, b) for a, b, _ in ranges]
+    if foreign:
+        path, why = foreign[0]
+        more = f"; and {len(foreign) - 1} more such file{'s' if len(foreign) > 2 else ''}" if len(foreign) > 1 else ""
+        raise ExperimentError(f"{path} is not a part of this experiment ({why}){more}: move it out of {out} "
+                              "(nothing was played or removed)")
+    for path in damaged:
+        path.unlink(missing_ok=True)
     return covered, damaged
 
 
-def _part_is_whole(path: Path, rules: Rules, label: str, first: int, last: int) -> bool:
+#: what :func:`_part_problem` says of a part that does not read back (to be played again)
+_DAMAGED = "damaged"
+
+
+def _part_problem(path: Path, rules: Rules, choice: PlayerChoice, seed: int, first: int, last: int) -> str | None:
+    """None if ``path`` is the part this experiment writes for these deals; :data:`_DAMAGED` if it does not read back
+    as Parquet; else what makes it another file (read back whole, so never removed)."""
     try:
-        table = pq.read_table(path, columns=["game", "dialect", "player", "deal"])
+        names = set(pq.read_schema(path).names)
     except (OSError, ValueError, pa.ArrowException):
-        return False
-    deals = table.column("deal").to_numpy()
-    return (len(deals) == last - first + 1 and bool((deals == np.arange(first, last + 1)).all())
-            and set(table.column("game").to_pylist()) == {rules.slug} and set(table.column("dialect").to_pylist()) == {rules.dialect}
-            and set(table.column("player").to_pylist()) == {label})
+        return _DAMAGED
+    wanted = ["game", "dialect", "player", "player_params", "seed", "deal", "rules_version", "engine_version", "player_version"]
+    missing = [c for c in wanted if c not in names]
+    if missing:
+        return f"it has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}"
+    try:
+        table = pq.read_table(path, columns=wanted)
+    except (OSError, ValueError, pa.ArrowException):
+        return _DAMAGED
+    deals = table.column("deal").to_numpy(zero_copy_only=False)
+
+    def values(column: str) -> set:
+        return set(table.column(column).to_pylist())
+
+    if len(deals) != last - first + 1 or not bool((deals == np.arange(first, last + 1)).all()):
+        return f"its rows are not deals {first} to {last}, one each"
+    for column, expected in (("game", rules.slug), ("dialect", rules.dialect), ("player", choice.label), ("seed", seed),
+                             ("rules_version", rules.version), ("engine_version", ENGINE_VERSION),
+                             ("player_version", choice.spec.version)):
+        held = values(column)
+        if held != {expected}:
+            return f"its rows' {column} is {', '.join(sorted(map(str, held)))}, this experiment's {expected}"
+    defaults = {q.name: q.default for q in choice.spec.all_params}
+    for text in values("player_params"):
+        try:
+            params = json.loads(text)
+        except (TypeError, ValueError):
+            params = None
+        # a parameter the player gained after these rows were played, at its default, plays them as before
+        if not isinstance(params, dict) or params != {k: v for k, v in choice.params.items() if k in params or v != defaults.get(k)}:
+            return f"its rows' player parameters are {text}, this experiment's {choice.params_json}"
+    return None
 
 
 @contextlib.contextmanager
