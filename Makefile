@@ -40,6 +40,10 @@ published: $(STAMP)
 	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
 	$(MAKE) figures
 
+## model: retrain the models of `castle explain` (sim/explain/models/) from data/published's solver verdicts; features cached in data/explain/ (a few minutes, less once cached)
+model: $(STAMP)
+	$(BIN)/python -m analysis.explain data/published
+
 ## bench: engine throughput, compiled against reference
 bench: $(STAMP)
 	$(BIN)/castle bench
@@ -49,4 +53,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study figures published bench clean
+.PHONY: help install test study figures published model bench clean

@@ -51,7 +51,96 @@ def place(tmp_path_factory) -> Path:
     part = next(corrupt.rglob("part-*.parquet"))
     part.write_bytes(part.read_bytes()[:100])
     (root / "a-file").write_text("x")
+    _issue_31(root)
     return root
+
+
+SMALL = ["--game", "bc", "--player", "greedy", "--deals", "6", "--chunk-size", "3", "--no-progress"]  #: data/small's run
+PART = Path("game=beleaguered-castle") / "player=greedy"  #: where data/small's parts are
+
+
+def _issue_31(root: Path) -> None:
+    """The second round of bad input (issue 31): experiment files, datasets mixed or nested, impossible boards."""
+    import shutil
+
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.core.board import format_board
+    from sim.core.cards import card_str, parse_card
+    from sim.core.deals import deal_position
+    from sim.core.rules import find_game
+
+    exps, data, boards = root / "exps", root / "data", root / "boards"
+    for name, text in (
+        ("nul-name", 'name = "x\\u0000y"'), ("newline-name", 'name = "x\\ny"'), ("nul-out", 'out = "a\\u0000b"'),
+        ("padded-name", 'name = " padded"'), ("description", "description = [1, 2]"),
+        ("twin-a", 'name = "twin"\nseed = 0'), ("twin-b", 'name = "twin"\nseed = 1'),
+    ):
+        (exps / f"{name}.toml").write_text(text + '\ngames = ["bc"]\nplayers = ["greedy"]\ndeals = 3\n')
+    (exps / "twice.toml").write_text('games = ["bc"]\ndeals = 3\n[[players]]\nname = "lookahead"\ndepth = 2\n'
+                                     "[players.params]\ndepth = 3\n")
+    # Parquet files castle did not write: one of nothing like its rows, one with a few of its columns
+    for name, frame in (("foreign", pd.DataFrame({"a": [1]})),
+                        ("castlish", pd.DataFrame({"game": ["bc"], "player": ["greedy"], "deal": [1], "result": ["won"], "won": [True]}))):
+        (data / name).mkdir()
+        frame.to_parquet(data / name / "p.parquet")
+    small = data / "small"
+    # a part of a seed-7 run copied over a part of a seed-0 dataset
+    seven = root / "seven"
+    for out, seed in ((data / "mixed", "0"), (seven, "7")):
+        subprocess.run(CASTLE + ["run", *SMALL[:4], "--deals", "9", "--chunk-size", "3", "--seed", seed, "--out", str(out),
+                                 "--no-progress"], cwd=root, check=True, capture_output=True)
+    shutil.copy(seven / PART / "part-3-5.parquet", data / "mixed" / PART / "part-3-5.parquet")
+    # a part copied beside itself; a part of the same deals under another chunking; a dataset inside another
+    shutil.copytree(small, data / "dup")
+    shutil.copy(small / PART / "part-0-2.parquet", data / "dup" / PART / "part-0-2-copy.parquet")
+    subprocess.run(CASTLE + ["run", *SMALL[:4], "--deal-range", "1:3", "--chunk-size", "3", "--out", str(seven / "other"),
+                             "--no-progress"], cwd=root, check=True, capture_output=True)
+    shutil.copytree(small, data / "overlap")
+    shutil.copy(seven / "other" / PART / "part-1-2.parquet", data / "overlap" / PART / "part-1-2.parquet")
+    shutil.rmtree(seven)
+    shutil.copytree(small, data / "nest")
+    shutil.copytree(small, data / "nest" / "inner")
+    shutil.copytree(small, data / "greedy-only")
+    # a part where no part goes, a part whose seed column is text, a folder named as a part, another player's part
+    shutil.copytree(small, data / "stray")
+    shutil.copy(small / PART / "part-0-2.parquet", data / "stray" / "part-0-2.parquet")
+    shutil.copytree(small, data / "typed")
+    frame = pd.read_parquet(data / "typed" / PART / "part-3-5.parquet")
+    frame.astype({"seed": str}).to_parquet(data / "typed" / PART / "part-3-5.parquet")
+    shutil.copytree(small, data / "folder-part")
+    (data / "folder-part" / PART / "part-6-8.parquet").mkdir()
+    shutil.copytree(small, data / "stranger")
+    table = pq.read_table(small / PART / "part-0-2.parquet")
+    at = table.schema.get_field_index("player")
+    table = table.set_column(at, table.schema.field(at), pa.DictionaryArray.from_arrays(pa.array([0] * len(table), pa.int32()),
+                                                                                         pa.array(["random"])))
+    (data / "stranger" / "game=beleaguered-castle" / "player=random").mkdir()
+    pq.write_table(table, data / "stranger" / "game=beleaguered-castle" / "player=random" / "part-0-2.parquet")
+    # boards no deal of their game reaches: two cards in a one-card reserve, Kings above other cards in
+    # Baker's Dozen, a Streets and Alleys deal (its Aces on the tableau) for Beleaguered Castle, two foundations of
+    # Ordered Suits part-built, Checkerboard with nothing home
+    ce = deal_position(find_game("castles-end"), 1)
+    ce.piles[-1].append(ce.piles[0].pop())
+    (boards / "ce-reserve.txt").write_text(format_board(ce))
+    bd = deal_position(find_game("bakers-dozen"), 2)
+    (boards / "bd-reversed.txt").write_text("\n".join(" ".join(card_str(c) for c in reversed(p)) for p in bd.piles) + "\n")
+    (boards / "sa-deal.txt").write_text(format_board(deal_position(find_game("sa"), 1)))
+    ordered = deal_position(find_game("ordered-suits"), 1)
+    home = {parse_card(c) for c in ("AH", "2H", "AS")}
+    ordered.piles = [[c for c in p if c not in home] for p in ordered.piles]
+    (boards / "os-two-open.txt").write_text("Foundations: H-2 C-0 D-0 S-A\n" + format_board(ordered, foundations_line=False))
+    checker = deal_position(find_game("checkerboard"), 1)
+    checker.piles[0].append(next(c for s in range(4) for c in checker.foundation_cards(s)))
+    (boards / "checker-none-home.txt").write_text(format_board(checker, foundations_line=False))
+    good = (boards / "good.txt").read_text()
+    (boards / "bom.txt").write_text("\ufeff" + good, encoding="utf-8")
+    (boards / "cr.txt").write_bytes(good.replace("\n", "\r").encode())
+    (boards / "crlf.txt").write_bytes(good.replace("\n", "\r\n").encode())
+    (boards / "with-folder").mkdir()
+    (boards / "with-folder" / "x.txt").mkdir()
 
 
 CASES = [
@@ -148,16 +237,85 @@ CASES = [
     (["replay", "sa", "1", "--player", "greedy", "--out", "game.txt"], "unknown extension '.txt'; use .html or .htm"),
     (["replay", "sa", "1", "--player", "greedy", "--out", "a-file/game.html"], "not a folder a-file"),
     (["replay", "sa", "1", "--player", "greedy", "--seed", "-1"], "seed -1 is out of range"),
+    # castle deals (the catalogue by difficulty)
+    (["deals", "sa", "--difficulty", "extreme"], "difficulty 'extreme': expected easy, medium, hard or A:B"),
+    (["deals", "sa", "--difficulty", "5:2"], "A:B needs 0 <= A <= B"),
+    (["deals", "fortress", "--pysol"], "PySol deals no game numbers for fortress"),
+    (["deals", "sa", "--data", "no-such-folder"], "no-such-folder: no such folder"),
+    (["deals", "sa", "--count", "0"], "0 is not in the range x>=1"),
     # the command itself
     (["frobnicate"], "No such command"),
+    # issue 31, 1: what raised a traceback (a NUL or a newline in a name, Parquet files castle did not write, a part copied
+    # beside itself, a move cap numba cannot take)
+    (["run", "exps/nul-name.toml", "--out", "data/new"], "experiment name 'x\\x00y' holds a control character"),
+    (["run", "exps/newline-name.toml"], "experiment name 'x\\ny' holds a control character"),
+    (["run", "exps/nul-out.toml"], "out 'a\\x00b' holds a control character"),
+    (["report", "data/foreign", "--out", "reports/foreign"], "data/foreign/p.parquet is not a part castle wrote (no game, player"),
+    (["report", "data/castlish", "--out", "reports/castlish"], "is not a part castle wrote (no player_params, seed, moves"),
+    (["report", "data/dup", "--out", "reports/dup"], "3 games are held twice, by game=beleaguered-castle/player=greedy/part-0-2-copy.parquet"),
+    (["run", "--game", "bc", "--player", "random:max_moves=99999999999999999999", "--deals", "3", "--out", "data/new"],
+     "max_moves must be 1 to 1,000,000, got 99999999999999999999"),
+    (["run", "--game", "bc", "--player", "random:max_moves=1000001", "--deals", "3", "--out", "data/new"], "max_moves must be 1 to 1,000,000"),
+    # 2: data mixed or deleted silently (a part of another seed, a copy, nested datasets, a reference without perfect play)
+    (["run", *SMALL[:4], "--deals", "9", "--chunk-size", "3", "--out", "data/mixed"],
+     f"{PART / 'part-3-5.parquet'} is not a part of this experiment (its rows' seed is 7, this experiment's 0)"),
+    (["report", "data/mixed", "--out", "reports/mixed"], "rows of seed 7, which the dataset's manifest does not name"),
+    (["run", *SMALL, "--out", "data/dup"], "part-0-2-copy.parquet is not a part of this experiment (castle names its parts"),
+    (["run", *SMALL, "--out", "data/overlap"], "part-1-2.parquet is not a part of this experiment (its deals 1-2 overlap those of part-0-2.parquet)"),
+    (["report", "data/nest", "--out", "reports/nest"], "data/nest/inner is a dataset of its own inside the dataset data/nest"),
+    (["report", "data/small", "--out", "reports/r", "--reference", "data/foreign"], "the reference data/foreign: data/foreign/p.parquet is not a part"),
+    (["report", "data/small", "--out", "reports/r", "--reference", "data/greedy-only"],
+     "the reference data/greedy-only holds no perfect play of beleaguered-castle (no exact solver rows)"),
+    (["report", "data/small", "--out", "reports/r", "--reference", "data/small"], "holds no perfect play of beleaguered-castle (it is the dataset itself)"),
+    # 6: boards no deal of their game reaches
+    (["solve", "castles-end", "--board", "boards/ce-reserve.txt"], "pile 12 is a reserve dealt 1 card and nothing goes on it, but it holds 2"),
+    (["solve", "bakers-dozen", "--board", "boards/bd-reversed.txt"], "the deal puts the Kings at the bottom"),
+    (["solve", "bc", "--board", "boards/sa-deal.txt"], "AC AD AH AS on the tableau, but the Aces start on the foundations"),
+    (["play", "bc", "--board", "boards/sa-deal.txt"], "no deal of beleaguered-castle can reach this position"),
+    # 7: small things
+    (["deal", "sa", "-1"], "bad deal '-1': deal numbers run from 0 to 2**63-1"),
+    (["solve", "bc", "3", "-12"], "bad deal '-12': deal numbers run from 0 to 2**63-1"),
+    (["deal", "sa", "pysol:100000000000000000000"], "PySol game numbers run from 1 to 2**63-1"),
+    (["deal", "sa", "\uff11\uff17"], "digits 0-9 only"),
+    (["deal", "sa", "1_000"], "digits 0-9 only"),
+    (["run", "exps/twice.toml", "--out", "data/new"], "player lookahead: depth given both beside name and in params"),
+    (["run", "exps/description.toml", "--out", "data/new"], "description must be a string, got [1, 2]"),
+    (["run", "exps/twin-a.toml", "exps/twin-b.toml"],
+     "exps/twin-a.toml and exps/twin-b.toml both write to data/twin but are different experiments (they differ in seed)"),
+    # 8: twenty more, found in this round
+    (["run", "--game", "bc", "--deals", "99999999999999999999", "--out", "data/new"], "--deals must be at most 2**63-1"),
+    (["run", "--game", "bc", "--player", "solver:budget_nodes=99999999999999999999", "--deals", "2", "--out", "data/new"],
+     "budget_nodes = 99999999999999999999 is too large (at most 2**63-1)"),
+    (["run", "--game", "bc", "--deal-range", "1_0:20", "--out", "data/new"], "bad deal range '1_0:20'"),
+    (["run", "--game", "bc", "--deal-range", "\uff10:\uff15", "--out", "data/new"], "bad deal range"),
+    (["run", "exps/padded-name.toml", "--out", "data/new"], "bad experiment name ' padded'"),
+    (["run", *SMALL, "--out", "data/x\ny"], "'data/x\\ny': a folder name with a control character ('\\n')"),
+    (["report", "data/small", "--out", "reports/a\tb"], "a folder name with a control character ('\\t')"),
+    (["report", "data/stray", "--out", "reports/stray"], "data/stray/part-0-2.parquet does not sit where"),
+    (["report", "data/typed", "--out", "reports/typed"], "is not a part castle wrote (its column seed holds text, castle's int)"),
+    (["report", "data/stranger", "--out", "reports/stranger"], "rows of player random, which the dataset's manifest does not name"),
+    (["run", *SMALL, "--out", "data/folder-part"], "part-6-8.parquet is not a part of this experiment (it is not a file)"),
+    (["solve", "ordered-suits", "--board", "boards/os-two-open.txt"], "foundations H and S are both part-built, but only one is open"),
+    (["show", "checkerboard", "--board", "boards/checker-none-home.txt"], "no card home, but the deal's last card goes to its foundation"),
+    (["solve", "bc", "--board", "boards/with-folder"], "boards/with-folder/x.txt: Is a directory"),
+    (["show", "sa", "1", "--move", "\uff13-F"], "not a move"),
+    (["show", "sa", "1", "--move", "+3-F"], "not a move"),
+    (["show", "sa", "1", "--move", "3-+5"], "not a move"),
+    (["run", "-5"], "No such option: -5 (a number cannot start with '-' here)"),
 ]
 
 
 def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and p.name != "_lock"}
+    """Every file's bytes, and every folder (an empty one left behind is something written too)."""
+    return {str(p.relative_to(root)): p.read_bytes() if p.is_file() else b"<folder>"
+            for p in sorted(root.rglob("*")) if p.name != "_lock"}
 
 
-@pytest.mark.parametrize("args,message", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def _args(case) -> list[str]:
+    return list(case.values[0] if hasattr(case, "values") else case[0])
+
+
+@pytest.mark.parametrize("args,message", CASES, ids=[" ".join(_args(c))[:60] for c in CASES])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(place, args, message):
     before = _files(place)
     p = subprocess.run(CASTLE + args, cwd=place, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
@@ -170,3 +328,84 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(place, args, message):
 
 def test_the_catalogue_is_long():
     assert len(CASES) >= 30
+
+
+def test_the_second_round_is_in_the_catalogue():
+    """Issue 31's cases and the twenty found with them (the cases after ``frobnicate``)."""
+    assert len(CASES) - next(i for i, c in enumerate(CASES) if _args(c) == ["frobnicate"]) - 1 >= 45
+
+
+@pytest.mark.parametrize("name", ["bom.txt", "cr.txt", "crlf.txt"])
+def test_a_byte_order_mark_and_any_line_ending_are_read(place, name):
+    """A UTF-8 byte-order mark (Windows editors write one) is not part of the board; CRLF and a lone CR end lines."""
+    p = subprocess.run(CASTLE + ["show", "bc", "--board", f"boards/{name}"], cwd=place, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith("<svg"), p.stderr
+
+
+def test_standard_input_that_is_not_utf8_is_one_line(place):
+    p = subprocess.run(CASTLE + ["solve", "bc", "--board", "-"], cwd=place, capture_output=True, input=b"\xff\xfe7H 8C\n", timeout=60)
+    assert p.returncode == 2 and p.stderr.decode().strip() == "castle: standard input: not board text (it is not UTF-8 text)"
+
+
+def test_a_folder_name_the_locale_cannot_spell_is_refused_before_anything_is_written(place):
+    """``LC_ALL=C`` keeps ``ünï`` as undecodable bytes, which pyarrow refuses half way through a run: refused first."""
+    import os
+
+    env = {**os.environ, "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    before = _files(place)
+    for args in (["run", *SMALL, "--out", "data/\u00fcn\u00ef"], ["report", "data/\u00fcn\u00ef", "--out", "reports/x"]):
+        p = subprocess.run(CASTLE + args, cwd=place, capture_output=True, env=env, timeout=120)
+        lines = p.stderr.decode("utf-8", "replace").strip().splitlines()
+        assert p.returncode == 2 and len(lines) == 1 and "this locale cannot spell the folder's name" in lines[0], p.stderr
+    assert _files(place) == before
+
+
+def test_the_python_api_raises_its_own_errors():
+    """Wrong types given to the API raise its errors (each a ValueError or KeyError the command line reports as
+    one line), never AttributeError or TypeError, and never a move played from a float or a bool."""
+    from sim.core.board import BoardError
+    from sim.core.deals import DealError
+    from sim.core.game import Game
+    from sim.core.moves import Move, MoveError
+    from sim.core.rules import UnknownGameError
+
+    game = Game("bc")
+    state = game.deal(1)
+    for call, error in (
+        (lambda: Game(None), UnknownGameError), (lambda: Game(5), UnknownGameError),
+        (lambda: game.from_board(None), BoardError), (lambda: game.from_board(b"AH"), BoardError),
+        (lambda: state.push(None), MoveError), (lambda: state.push(1.5), MoveError), (lambda: state.push(True), MoveError),
+        (lambda: state.push([1]), MoveError), (lambda: Move(1.5, 2), MoveError), (lambda: Move.from_str(None), MoveError),
+        (lambda: Move.from_str("\uff13-F"), MoveError), (lambda: game.deal(None), DealError), (lambda: game.deal(1.5), DealError),
+        (lambda: game.deal(True), DealError), (lambda: game.deal(1, seed="x"), DealError), (lambda: game.deal(1, seed=None), DealError),
+        (lambda: game.deal("1_000"), DealError), (lambda: game.deal("+5"), DealError),
+    ):
+        with pytest.raises(error):
+            call()
+    assert state.move_stack == []
+    import numpy as np
+
+    state.push(np.int64(next(iter(state.legal_moves)).action))  # a NumPy integer is a whole number
+    assert len(state.move_stack) == 1
+
+
+def test_impossible_positions_are_refused_but_every_position_of_play_is_not():
+    """The test of a board against its game (``why_impossible``) passes every deal of every game and dialect, and
+    every position random play reaches from them; each kind of impossible board fails it."""
+    import random
+
+    from sim.core.game import Game, why_impossible
+    from sim.core.rules import GAMES, dialects_of, with_dialect
+
+    rng = random.Random(31)
+    for rules in GAMES:
+        for r in [rules] + [with_dialect(rules, d) for d in dialects_of(rules)]:
+            game = Game(r)
+            for deal in range(6):
+                state = game.deal(deal, seed=deal % 2)
+                for _ in range(120):
+                    assert why_impossible(r, state.position()) is None, (r.full_slug, deal, state.board_text())
+                    moves = list(state.legal_moves)
+                    if not moves:
+                        break
+                    state.push(rng.choice(moves))

@@ -8,6 +8,7 @@ Every command reports bad input as one line on stderr and exits with status
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Optional
 
@@ -20,7 +21,7 @@ from ..core.deals import DealError
 from ..core.moves import IllegalMoveError, MoveError
 from ..core.rules import UnknownDialectError, UnknownGameError
 from ..players.registry import UnknownPlayerError
-from .errors import UserError
+from .errors import Interrupted, UserError
 
 app = typer.Typer(
     add_completion=False,
@@ -35,7 +36,7 @@ USER_ERRORS = (UserError, UnknownGameError, UnknownDialectError, UnknownPlayerEr
                IllegalMoveError, OSError)
 
 #: the command groups, in the order ``castle --help`` lists them
-COMMAND_MODULES = ("deal", "play", "solve", "run", "summary", "bench", "show", "replay")
+COMMAND_MODULES = ("deal", "deals", "play", "solve", "explain", "run", "summary", "bench", "show", "replay")
 
 
 def _version(value: bool) -> None:
@@ -72,17 +73,19 @@ def main(argv: Optional[list[str]] = None) -> None:
     except typer.Abort:
         _leave(130)
     except typer.exceptions.TyperException as e:  # usage errors (typer's own click)
-        message = e.format_message() if hasattr(e, "format_message") else str(e)
-        print(f"castle: {message}", file=sys.stderr)
+        print(f"castle: {_usage(e, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
         _leave(2)
     except USER_ERRORS as e:
         print(f"castle: {_one_line(e)}", file=sys.stderr)
         _leave(2)
+    except Interrupted as e:
+        print(f"castle: interrupted ({e.left})", file=sys.stderr)
+        _leave(130)
     except KeyboardInterrupt:
-        print("castle: interrupted (what is on disk is whole: rerun to resume)", file=sys.stderr)
+        print(f"castle: interrupted ({_INTERRUPTED})", file=sys.stderr)
         _leave(130)
     if rv == 130:  # typer's exit code for Ctrl-C (or a SIGTERM during a run)
-        print("castle: interrupted (what is on disk is whole: rerun to resume)", file=sys.stderr)
+        print(f"castle: interrupted ({_INTERRUPTED})", file=sys.stderr)
     _leave(rv if isinstance(rv, int) else 0)
 
 
@@ -107,6 +110,27 @@ def _leave(code: int) -> None:
             sys.exit(code)
         os._exit(code)
     sys.exit(code)
+
+
+#: what an interrupted command says it left, unless it says more (:class:`~.errors.Interrupted`)
+_INTERRUPTED = "what is on disk is whole: rerun to resume"
+
+#: the commands whose arguments are deals: a negative number there is a deal, not an option
+_DEAL_COMMANDS = ("deal", "play", "solve", "show", "replay")
+
+
+def _usage(e: BaseException, args: list[str]) -> str:
+    """A usage error's message, as one line; a negative number (which click reads as unknown options: ``-12`` as
+    ``-1`` and ``-2``) said plainly, as a bad deal where the arguments are deals."""
+    message = " ".join((e.format_message() if hasattr(e, "format_message") else str(e)).split())
+    name = getattr(e, "option_name", None)
+    command = getattr(getattr(getattr(e, "ctx", None), "command", None), "name", None)
+    if isinstance(name, str) and re.fullmatch(r"-[0-9]", name):
+        token = next((a for a in args if re.fullmatch(r"-[0-9]+", a) and a.startswith(name)), name)
+        if command in _DEAL_COMMANDS:
+            return f"bad deal {token!r}: deal numbers run from 0 to 2**63-1"
+        return f"No such option: {token} (a number cannot start with '-' here)"
+    return message
 
 
 def _one_line(e: BaseException) -> str:

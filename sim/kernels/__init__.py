@@ -17,6 +17,7 @@ stale survives.
 - :mod:`.play`: the one play loop (whole chunks of deals inside the kernel)
 - :mod:`.search`: the exact solver's depth-first search
 - :mod:`.corridor`: the judge's look-ahead to positions already known won
+- :mod:`.features`: a deal's features: its layout, and how far cheap players get from it
 """
 
 from __future__ import annotations

@@ -1,0 +1,101 @@
+"""``castle explain``: how likely a deal is to be winnable, and why, before any search (:mod:`sim.explain`).
+
+Each deal or board gets its game's calibrated probability of being
+winnable and the few features that push it most up or down, in words; a
+few milliseconds a deal. ``--solve`` puts the solver's verdict and the
+corridor's difficulty index beside it (seconds to minutes a deal).
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from ..core.deals import DEFAULT_SEED
+from .boards import echo_lines, game_fields, items
+from .errors import UserError
+
+
+def register(app: typer.Typer) -> None:
+    app.command("explain")(explain_cmd)
+
+
+def explain_cmd(
+    game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
+    deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
+    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
+    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
+    as_json: bool = typer.Option(False, "--json", help="JSON, one line per deal or board in the order given (probability in p_win, reasons as a list)"),
+    solve: bool = typer.Option(False, "--solve", help="also the solver's verdict and the corridor's difficulty index (slow: seconds to minutes a deal)"),
+    budget_seconds: float = typer.Option(60.0, help="with --solve: CPU seconds the solver spends at most on a deal"),
+    model_file: Optional[str] = typer.Option(None, "--model", metavar="FILE", help="a model file (.json.gz) instead of the game's shipped one", show_default=False),
+) -> None:
+    """The calibrated probability that each deal is winnable, and the features that push it most up or down."""
+    from ..core.game import Game
+    from ..explain.model import ModelError, load, model_for
+    from ..explain.reasons import explain
+
+    g = Game(game)
+    todo = items(g, deals or [], board, seed)
+    try:
+        model = model_for(g.rules.full_slug) if model_file is None else load(model_file, g.rules)
+    except ModelError as e:
+        raise UserError(str(e)) from None
+    states = [it.state(g, seed) for it in todo]
+    found = explain(g, states, model, k=reasons)
+    rows = []
+    for item, state, e in zip(todo, states, found):
+        row = {**game_fields(g.rules), item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **e.to_dict()}
+        if solve:
+            row.update(_solved(g, state, budget_seconds))
+        rows.append(row)
+        if as_json:  # a line as soon as it is known (--solve takes a while a deal)
+            echo_lines([row])
+    if not as_json:
+        for row in rows:
+            typer.echo("\n".join(_text(row)))
+
+
+def _solved(game, state, budget_seconds: float) -> dict:
+    """The solver's verdict and, when won, the corridor's difficulty index (bits of luck along its line)."""
+    from ..core.outcome import Result
+    from ..solver.answer import solve
+    from ..solver.corridor import corridor
+    from ..solver.limits import check_limits
+
+    problem = check_limits(100_000_000, budget_seconds, 1 << 27)
+    if problem:
+        raise UserError(problem.replace("budget_", "--budget-"))
+    res = solve(game, state.copy(), budget_seconds=budget_seconds, dead_end=True)
+    out = {"verdict": str(res.result), "difficulty": None}
+    if res.result is Result.WON:
+        c = corridor(game, state.copy(), line=res.moves)
+        out["difficulty"] = round(c.difficulty, 3)
+    return out
+
+
+def _text(row: dict) -> list[str]:
+    name = f"deal {row['deal']}" if "deal" in row else f"board {row['board']}"
+    head = f"{name}: {_share(row['p_win'])} winnable" + (" (won by a probe: certain)" if row["certain"] else "")
+    if "verdict" in row:
+        diff = "" if row["difficulty"] is None else f", difficulty {row['difficulty']:.1f} bits"
+        head += f"; solver: {row['verdict']}{diff}"
+    lines = [head]
+    for r in row["reasons"]:
+        mark = "=" if r["push"] is None else ("+" if r["push"] >= 0 else "-")
+        push = "" if r["push"] is None else f"  ({r['push']:+.2f})"
+        lines.append(f"  {mark} {r['text']}{push}")
+    return lines
+
+
+def _share(p: float) -> str:
+    """A probability as a percentage, never rounded to a certainty it is not."""
+    if p >= 1.0:
+        return "100%"
+    if p > 0.995:
+        return ">99.5%"
+    if p < 0.005:
+        return "<0.5%"
+    return f"{100 * p:.0f}%"

@@ -1,0 +1,216 @@
+"""Why a deal is easy or hard: the few features that push its probability most up or down, in words.
+
+:func:`explain` computes a game's features for some deals or boards,
+predicts with the game's shipped model and turns each deal's largest
+contributions into :class:`Reason` s: "the Ace of Spades lies under 5
+cards", "a quick beam search (5,000 positions) gets 31 cards home". A
+reason's ``push`` is the feature's contribution to the log-odds of winning
+(positive: it makes the deal likelier to be winnable); a probe's win is a
+reason with no push: it makes the deal winnable for certain.
+
+>>> from sim.core.game import Game
+>>> g = Game("streets-and-alleys")
+>>> state = g.from_board(g.deal(3).board_text())
+>>> context(state)["card"][3]
+'Ace of Spades'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.rules import FoundationBase
+from .features import FEATURES, PROBES, feature, features, won_by_probe
+
+RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King")
+SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
+#: how many reasons a deal gets by default (3 to 5 are asked for)
+REASONS = 4
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One feature of a deal, in words, and how much it pushes the deal's chance of being winnable."""
+
+    feature: str
+    value: float
+    push: float | None  #: its contribution to the log-odds of winning; None for a probe's win (certain)
+    text: str
+
+    def to_dict(self) -> dict:
+        value = None if self.value != self.value else (int(self.value) if float(self.value).is_integer() else round(self.value, 3))
+        return {"feature": self.feature, "value": value, "push": None if self.push is None else round(self.push, 3), "text": self.text}
+
+
+@dataclass
+class Explanation:
+    """A deal's calibrated probability of being winnable, and its reasons."""
+
+    p_win: float
+    reasons: list[Reason]
+    certain: bool  #: a probe won it: winnable for certain
+    features: dict = field(default_factory=dict)
+    cpu_ms: float = 0.0  #: features and model, this deal's share of the call
+
+    def to_dict(self) -> dict:
+        return {"p_win": round(self.p_win, 4), "certain": self.certain, "reasons": [r.to_dict() for r in self.reasons],
+                "cpu_ms": round(self.cpu_ms, 2)}
+
+
+def target_bases(state) -> list[int]:
+    """The base each suit's foundation counts from, as the features take it: its own once set; while a shared base
+    is to choose, the rank whose four cards lie shallowest in all (ties: the lower); independent bases, each suit's
+    shallowest card (as :func:`sim.kernels.evaluate.choose_target_bases`)."""
+    pos = state.position()
+    bases = list(pos.bases)
+    if all(b >= 0 for b in bases):
+        return bases
+    depth = {c: len(pile) - 1 - i for pile in pos.piles for i, c in enumerate(pile)}
+    policy = state.rules.foundation_base
+    if policy == FoundationBase.FIRST_CARD_SHARED:
+        totals = [sum(max(depth.get(s * 13 + rank, 0), 0) for s in range(4)) for rank in range(13)]
+        best = int(np.argmin(totals))
+        return [b if b >= 0 else best for b in bases]
+    out = []
+    for s, b in enumerate(bases):
+        if b >= 0:
+            out.append(b)
+            continue
+        held = [(depth[s * 13 + rank], rank) for rank in range(13) if s * 13 + rank in depth]
+        out.append(min(held)[1] if held else -1)
+    return out
+
+
+def card_name(card: int) -> str:
+    """``"Ace of Spades"``."""
+    return f"{RANK_NAMES[card % 13]} of {SUIT_NAMES[card // 13]}"
+
+
+def context(state) -> dict:
+    """What the reasons' words need of a deal: per suit the card its foundation needs next (``card``) and after it
+    (``card2``), the rank that goes home last (``last``) and the base aimed at (``base``)."""
+    bases = target_bases(state)
+    home = state.position().foundations
+    card, card2 = [], []
+    for s in range(4):
+        b = bases[s]
+        card.append(card_name(s * 13 + (b + home[s]) % 13) if b >= 0 and home[s] < 13 else "")
+        card2.append(card_name(s * 13 + (b + home[s] + 1) % 13) if b >= 0 and home[s] < 12 else "")
+    b0 = next((b for b in bases if b >= 0), 0)
+    return {"card": card, "card2": card2, "last": RANK_NAMES[(b0 + 12) % 13], "base": RANK_NAMES[b0]}
+
+
+def _count(n: int, one: str, many: str | None = None, verb: tuple[str, str] | None = None) -> str:
+    many = many or one + "s"
+    word = "no " + one if n == 0 else f"{n} {one if n == 1 else many}"
+    if verb:
+        word += " " + (verb[0] if n == 1 else verb[1])
+    return word
+
+
+def say(name: str, value: float, ctx: dict) -> str:
+    """The feature ``name`` at ``value`` in words, for the deal of context ``ctx`` (:func:`context`).
+
+    >>> say("depth_next_S", 5, {"card": ["", "", "", "Ace of Spades"]})
+    'the Ace of Spades lies under 5 cards'
+    >>> say("blockers", 1, {})
+    '1 card lies on a card that must go home first'
+    """
+    f = feature(name)
+    n = int(value) if value == value else 0
+    who = next((p.who for p in PROBES if p.name == f.probe), "")
+    if f.probe and name.endswith("_home") and n >= 52:
+        return f"{who} wins it: winnable for certain"
+    words = {
+        "n": n, "who": who, "cards": _count(n, "card"), "piles": _count(n, "pile"), "cards_lie": _count(n, "card", verb=("lies", "lie")),
+        "cards_can": _count(n, "card", verb=("can", "can")),
+        "last": ctx.get("last", "King"), "base": ctx.get("base", "Ace"),
+        "n_last": _count(n, ctx.get("last", "King"), verb=("is", "are")),
+        "card": ctx.get("card", [""] * 4)[f.suit] if f.suit >= 0 else "",
+        "card2": ctx.get("card2", [""] * 4)[f.suit] if f.suit >= 0 else "",
+    }
+    text = f.says.format(**words)
+    if text.startswith("0 "):  # "no moves are legal", "none of the next three cards"
+        text = ("none " if text.startswith("0 of ") else "no ") + text[2:]
+    if f.suit >= 0 and n == 0:
+        text = f"the {words['card2' if 'card2' in f.says else 'card']} lies on top of its pile"
+    return text
+
+
+def probe_says(name: str, row) -> str:
+    """A probe's game from the deal in words: cards home, moves, piles emptied."""
+    p = next(p for p in PROBES if p.name == name)
+    home, moves, empty = (int(row[f"{name}_{f}"]) for f in ("home", "moves", "empty"))
+    if home >= 52:
+        return f"{p.who} wins it in {moves} moves: winnable for certain"
+    text = f"{p.who} gets {_count(home, 'card')} home in {moves} moves"
+    return text + (f", emptying {_count(empty, 'pile')} at most" if empty else ", never emptying a pile")
+
+
+def reasons_of(row, contrib, ctx: dict, k: int = REASONS) -> list[Reason]:
+    """The ``k`` reasons of one deal that push its score most (either way), most first; a probe's win first of all.
+
+    A layout feature is a reason of its own; a probe's four features make one reason (its game, in words: their
+    pushes summed, its name as the feature). ``row``: the deal's features (a Series), ``contrib``: their
+    contributions (a Series with ``bias``).
+    """
+    out: list[Reason] = []
+    winner = next((p.name for p in PROBES if row[f"{p.name}_home"] >= 52), None)
+    if winner:  # a win is certain: it comes first
+        out.append(Reason(winner, float(row[f"{winner}_home"]), None, probe_says(winner, row)))
+    pushes = contrib.drop("bias", errors="ignore")
+    candidates: dict[str, tuple[float, float, str]] = {}
+    for name, push in pushes.items():
+        f = feature(name)
+        if f.probe:
+            if f.probe == winner:
+                continue
+            old = candidates.get(f.probe, (0.0, 0.0, ""))[0]
+            candidates[f.probe] = (old + float(push), float(row[f"{f.probe}_home"]), probe_says(f.probe, row))
+        else:
+            candidates[name] = (float(push), float(row[name]), say(name, row[name], ctx))
+    ranked = sorted(candidates.items(), key=lambda kv: -abs(kv[1][0]))
+    for name, (push, value, text) in ranked[: max(k - len(out), 0)]:
+        out.append(Reason(name, value, push, text))
+    return out
+
+
+def constant_reason(model) -> Reason:
+    """What a constant model says: the share of its solved deals that are winnable."""
+    t = model.training
+    n = t.get("won", 0) + t.get("lost", 0)
+    share = "every one" if t.get("lost", 0) == 0 else f"{t.get('won', 0):,}"
+    return Reason("base_rate", model.base_rate, None,
+                  f"{share} of the {n:,} solved deals of this game {'is' if share == 'every one' else 'are'} winnable: no layout tells them apart")
+
+
+def explain(game, states, model=None, k: int = REASONS) -> list[Explanation]:
+    """Each state's calibrated probability of being winnable and its ``k`` reasons (3 to 5), with its game's shipped
+    model (or ``model``); a :class:`~sim.explain.model.ModelError` if the game has none or it does not fit."""
+    from ..core.game import Game
+    from .model import model_for
+
+    g = game if isinstance(game, Game) else Game(game)
+    model = model or model_for(g.rules.full_slug)
+    states = list(states)
+    features(g, [])  # the kernel and the booster loaded first: their loading is no deal's cost
+    model.booster
+    t0 = time.process_time()
+    X = features(g, states)
+    p = model.predict(X)
+    contrib = model.contributions(X)
+    per_deal = (time.process_time() - t0) * 1000 / max(len(states), 1)
+    certain = won_by_probe(X)
+    out = []
+    for i, state in enumerate(states):
+        row = X.iloc[i]
+        ctx = context(state)
+        rs = reasons_of(row, contrib.iloc[i], ctx, k)
+        if model.constant and not certain[i]:
+            rs = [constant_reason(model), *rs][:k]
+        out.append(Explanation(float(p[i]), rs, bool(certain[i]),
+                               {f.name: (None if row[f.name] != row[f.name] else float(row[f.name])) for f in FEATURES}, per_deal))
+    return out
