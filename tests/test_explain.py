@@ -267,3 +267,40 @@ def test_explain_bad_input_is_one_line_and_exit_2(tmp_path):
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, (args, out.stderr)
         assert words in out.stderr, (args, out.stderr)
+
+
+# --------------------------------------------------------------------------
+# castle show --explain: the reasons drawn
+# --------------------------------------------------------------------------
+
+
+def test_the_cards_a_reason_speaks_of_on_hand_made_boards():
+    from sim.core.cards import parse_card
+    from sim.explain.reasons import cards_of
+
+    g = Game("streets-and-alleys")
+    a, b, c = (g.from_board(board_with(first)) for first in ("KH 2H AH QS", "KH AH 2H QS", "2H KH AH QS"))
+    AH, KH, H2 = (parse_card(t) for t in ("AH", "KH", "2H"))
+    assert cards_of("depth_next_H", a) == [AH] and cards_of("depth_second_H", a) == [H2]
+    assert AH in cards_of("under_own_suit", b) and AH not in cards_of("under_own_suit", a)  # under the Two of Hearts
+    assert KH in cards_of("last_not_bottom", c) and KH not in cards_of("last_not_bottom", a)
+    assert H2 in cards_of("under_last", c) and H2 not in cards_of("under_last", a)
+    assert cards_of("greedy_home", a) == [] and cards_of("beam", a) == []  # a probe speaks of no card
+
+
+def test_show_explain_marks_the_cards_and_writes_the_reasons_under_the_board():
+    out = castle("show", "sa", "3", "--explain")
+    assert out.returncode == 0, out.stderr
+    svg = out.stdout
+    reasons = json.loads(castle("explain", "sa", "3", "--json").stdout)["reasons"]
+    assert 'class="cb-title"' in svg and "% winnable</text>" in svg
+    notes = [line for line in svg.splitlines() if 'class="cb-note"' in line]
+    assert len(notes) >= len(reasons) and notes[0].split(">", 1)[1].startswith("1. ")
+    assert svg.count('class="cb-badge"') == svg.count('class="cb-card cb-marked"') >= 1
+
+
+def test_show_explain_of_an_unknown_board_is_one_line(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text("not a board\n")
+    out = castle("show", "sa", "--board", str(board), "--explain")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1

@@ -25,6 +25,7 @@ def show(
     board: Optional[str] = typer.Option(None, "--board", help="a board text file (or - for standard input) instead of a deal", show_default=False),
     move: Optional[str] = typer.Option(None, "--move", help="outline a legal move's source and target, e.g. 3-F or 1-8", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="write FILE.svg or FILE.png (PNG needs cairosvg) instead of SVG on standard output", show_default=False),
+    explain: bool = typer.Option(False, "--explain", help="with the probability that the deal is winnable and its reasons (castle explain) written under it, the cards each reason speaks of marked with its number"),
 ) -> None:
     """Draw a deal or a board as an SVG picture (or PNG with --out FILE.png)."""
     from ..core.game import Game
@@ -38,7 +39,10 @@ def show(
         title += f" · next move {played}"
     from ..render.svg import board_svg
 
-    svg = board_svg(state, move=played, title=title)
+    marks, notes = {}, []
+    if explain:
+        marks, notes, title = _explained(g, state, title)
+    svg = board_svg(state, move=played, title=title, marks=marks, notes=notes)
     if out is None:
         typer.echo(svg)
         return
@@ -53,6 +57,27 @@ def show(
     else:
         out.write_text(svg + "\n", encoding="utf-8")
     typer.echo(f"wrote {out}")
+
+
+def _explained(g, state, title: str) -> tuple[dict[int, int], list[str], str]:
+    """The cards to mark (card -> its reason's number), the reasons as numbered lines, and the title with the
+    probability: what ``castle explain`` says of the deal, drawn."""
+    from ..explain import ModelError, explain
+    from ..explain.reasons import cards_of
+
+    try:
+        (e,) = explain(g, [state])
+    except ModelError as err:
+        raise UserError(str(err)) from None
+    marks: dict[int, int] = {}
+    notes = []
+    for i, r in enumerate(e.reasons, 1):
+        for c in cards_of(r.feature, state):
+            marks.setdefault(c, i)
+        push = "" if r.push is None else f" ({'+' if r.push >= 0 else '−'}{abs(r.push):.2f})"
+        notes.append(f"{i}. {'+' if r.push is None or r.push >= 0 else '−'} {r.text}{push}")
+    p = "over 99%" if 0.995 <= e.p_win < 1 else "under 1%" if 0 < e.p_win < 0.005 else f"{e.p_win:.0%}"
+    return marks, notes, f"{title} · {p} winnable" + (" (for certain)" if e.certain else "")
 
 
 def check_out(out: Optional[Path], suffixes: tuple[str, ...]) -> str | None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.rules import FoundationBase
-from .features import FEATURES, PROBES, feature, features, won_by_probe
+from .features import FEATURES, NAMES, PROBES, feature, features, won_by_probe
 
 RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King")
 SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
@@ -101,6 +101,64 @@ def context(state) -> dict:
         card2.append(card_name(s * 13 + (b + home[s] + 1) % 13) if b >= 0 and home[s] < 12 else "")
     b0 = next((b for b in bases if b >= 0), 0)
     return {"card": card, "card2": card2, "last": RANK_NAMES[(b0 + 12) % 13], "base": RANK_NAMES[b0]}
+
+
+def cards_of(name: str, state) -> list[int]:
+    """The cards a layout feature of ``state`` speaks of, to mark on its picture (``castle show --explain``); [] for a
+    probe's feature, a probe (a reason made of its four features) or a count of moves or piles.
+
+    >>> from sim.core.game import Game
+    >>> g = Game("streets-and-alleys")
+    >>> [card_name(c) for c in cards_of("depth_next_S", g.deal(3))]
+    ['Ace of Spades']
+    """
+    if name not in NAMES or feature(name).probe:
+        return []
+    pos = state.position()
+    bases, home = target_bases(state), pos.foundations
+    n_tableau = state.rules.n_tableau
+
+    def order(card: int) -> int:  # how many cards of its suit go home before it
+        b = bases[card // 13]
+        return (card % 13 - b) % 13 if b >= 0 else 13
+
+    def needed(suit: int, k: int) -> int | None:  # the k-th card (0: next) its foundation still needs
+        b = bases[suit]
+        return suit * 13 + (b + home[suit] + k) % 13 if b >= 0 and home[suit] + k < 13 else None
+
+    piles = [list(p) for p in pos.piles[:n_tableau]]
+    where = {c: (i, j) for i, p in enumerate(piles) for j, c in enumerate(p)}
+
+    def depth(c: int) -> int:
+        i, j = where[c]
+        return len(piles[i]) - 1 - j
+
+    f = feature(name)
+    if name.startswith(("depth_next_", "depth_second_")) and f.suit >= 0:
+        c = needed(f.suit, 0 if name.startswith("depth_next_") else 1)
+        return [c] if c in where else []
+    nexts = [c for c in (needed(s, 0) for s in range(4)) if c in where]
+    lows = [c for s in range(4) for c in (needed(s, k) for k in range(3)) if c in where]
+    if name == "depth_next_max":
+        return [max(nexts, key=depth)] if nexts else []
+    if name == "depth_next_sum":
+        return nexts
+    if name == "depth_low_sum":
+        return lows
+    if name == "low_on_top":
+        return [c for c in lows if depth(c) == 0]
+    if name in ("under_own_suit", "own_suit_pairs"):  # the buried card (its suit's later card lies above it)
+        return [c for p in piles for j, c in enumerate(p)
+                if any(d // 13 == c // 13 and order(d) > order(c) for d in p[j + 1:])]
+    if name == "blockers":  # the cards that lie on one that must go home before them
+        return [d for p in piles for j, d in enumerate(p) if any(order(c) < order(d) for c in p[:j])]
+    if name == "last_not_bottom":
+        return [c for p in piles for j, c in enumerate(p) if j > 0 and order(c) == 12]
+    if name == "under_last":
+        return [c for p in piles for j, c in enumerate(p) if any(order(d) == 12 for d in p[j + 1:])]
+    if name == "home_moves_start":
+        return [p[-1] for p in piles if p and p[-1] in nexts]
+    return []
 
 
 def _count(n: int, one: str, many: str | None = None, verb: tuple[str, str] | None = None) -> str:

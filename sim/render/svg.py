@@ -36,6 +36,7 @@ FAN = 23  #: how far each card of a pile shows below the one under it
 MARGIN = 14
 LABEL = 16  #: height of a line of labels
 TITLE = 24
+NOTE = 18  #: height of a line of notes under the tableau
 
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 
@@ -70,6 +71,10 @@ svg.cb-board .cb-hl { fill: none; stroke-width: 3.5; }
 svg.cb-board .cb-hl-src { stroke: #ffb020; stroke-dasharray: 7 4; }
 svg.cb-board .cb-hl-dst { stroke: #4fd6ff; }
 svg.cb-board .cb-moved .cb-face { stroke: #1c8fc0; stroke-width: 2.5; }
+svg.cb-board .cb-marked .cb-face { fill: #fff1c4; stroke: #e08a00; stroke-width: 3; }
+svg.cb-board .cb-badge { fill: #e08a00; }
+svg.cb-board .cb-badge-text { fill: #ffffff; font-size: 11px; font-weight: bold; text-anchor: middle; }
+svg.cb-board .cb-note { fill: #f4f1e6; font-size: 13px; }
 """
 
 
@@ -104,6 +109,7 @@ class Layout:
     rules: Rules
     rows: int
     title: bool = True
+    notes: int = 0  #: lines of notes under the tableau
 
     @property
     def n_tableau(self) -> int:
@@ -141,7 +147,12 @@ class Layout:
 
     @property
     def height(self) -> int:
-        return self.tableau_y + CARD_H + FAN * max(self.rows - 1, 0) + MARGIN
+        return self.notes_y + NOTE * self.notes + MARGIN
+
+    @property
+    def notes_y(self) -> int:
+        """Where the notes start: just under the tallest pile."""
+        return self.tableau_y + CARD_H + FAN * max(self.rows - 1, 0)
 
     def foundation_xy(self, suit: int) -> tuple[int, int]:
         return MARGIN + suit * self.pitch, self.foundation_y
@@ -209,6 +220,8 @@ def board_svg(
     card: int | None = None,
     rows: int | None = None,
     title: str | None = None,
+    marks: dict[int, int] | None = None,
+    notes: list[str] | None = None,
 ) -> str:
     """The SVG text of a position (a :class:`~sim.core.game.State`, or a Position and its rules).
 
@@ -217,6 +230,9 @@ def board_svg(
     names the card it moved when the position alone cannot tell, i.e. to a
     foundation). ``rows`` makes the tableau that many cards tall (the replay
     page keeps one height throughout); ``title`` is a line on top.
+    ``marks`` outlines cards in amber with a numbered badge (card -> number:
+    ``castle show --explain`` numbers the cards of each reason) and
+    ``notes`` are lines of text under the tableau (the reasons, numbered).
     """
     rules, pos = _position(state_or_pos, rules)
     if isinstance(move, str):
@@ -224,7 +240,8 @@ def board_svg(
     tallest = max((len(p) for i, p in enumerate(pos.piles) if i < rules.n_tableau), default=0)
     if move is not None and not played and not move.to_foundation and move.target < rules.n_tableau:
         tallest = max(tallest, len(pos.piles[move.target]) + 1)  # room for the card's outlined landing place
-    lay = Layout(rules, max(rows or 0, tallest, 1), title=title is not None)
+    notes = _wrapped(notes or [], rules)
+    lay = Layout(rules, max(rows or 0, tallest, 1), title=title is not None, notes=len(notes))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cb-board" width="{lay.width}" height="{lay.height}" '
         f'viewBox="0 0 {lay.width} {lay.height}" role="img" '
@@ -237,11 +254,23 @@ def board_svg(
     hl_card = card if card is not None else (moved_card(pos, move, played) if move is not None else None)
     out += _slots(lay, rules, pos)
     out.append('<g class="cb-cards">')
-    out += _cards(lay, pos, hl_card if played else None)
+    out += _cards(lay, pos, hl_card if played else None, marks or {})
     out.append("</g>")
     out += _highlights(lay, pos, move, played, hl_card)
+    for i, (indent, note) in enumerate(notes):
+        x = MARGIN + 18 * indent
+        out.append(f'<text class="cb-note" x="{x}" y="{lay.notes_y + NOTE * (i + 1) - 4}">{escape(note)}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _wrapped(notes: list[str], rules: Rules) -> list[tuple[int, str]]:
+    """Notes broken into lines the picture's width holds (about 7 px a character at the notes' size), each with its
+    indent (1: a note's later lines)."""
+    import textwrap
+
+    width = max(int((Layout(rules, 1).width - 2 * MARGIN) / 7.2), 30)
+    return [(int(k > 0), line) for note in notes for k, line in enumerate(textwrap.wrap(note, width - 3))]
 
 
 def _slots(lay: Layout, rules: Rules, pos: Position) -> list[str]:
@@ -266,33 +295,40 @@ def _slots(lay: Layout, rules: Rules, pos: Position) -> list[str]:
     return out
 
 
-def card_svg(card: int, x: float, y: float, place: str, moved: bool = False) -> str:
-    """One card glyph: a face with rank and suit in its top strip (what a fanned pile shows) and a large suit below."""
+def card_svg(card: int, x: float, y: float, place: str, moved: bool = False, mark: int | None = None) -> str:
+    """One card glyph: a face with rank and suit in its top strip (what a fanned pile shows) and a large suit below;
+    ``mark``: outlined, with that number in a badge in the top strip (so a covered card shows it too)."""
     s = suit_of(card)
     colour = "cb-red" if is_red(card) else "cb-black"
     rank = rank_label(rank_of(card))
     cls = "cb-card cb-moved" if moved else "cb-card"
+    badge = ""
+    if mark is not None:
+        cls += " cb-marked"
+        badge = (f'<circle class="cb-badge" cx="{_n(CARD_W / 2 + 2)}" cy="11" r="8.5"/>'
+                 f'<text class="cb-badge-text" x="{_n(CARD_W / 2 + 2)}" y="15">{mark}</text>')
     return (
         f'<g class="{cls}" data-card="{card_label(card)}" data-place="{place}" transform="translate({_n(x)} {_n(y)})">'
         f'<rect class="cb-face" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
         f'<text class="cb-rank {colour}" x="5" y="17">{rank}</text>'
         + suit_path(s, CARD_W - 19, 4, 14, colour)
         + suit_path(s, CARD_W / 2 - 15, 34, 30, colour)
+        + badge
         + "</g>"
     )
 
 
-def _cards(lay: Layout, pos: Position, moved: int | None) -> list[str]:
+def _cards(lay: Layout, pos: Position, moved: int | None, marks: dict[int, int]) -> list[str]:
     """Every card, bottom first within each pile and foundation (later glyphs cover earlier ones)."""
     out = []
     for s in range(4):
         x, y = lay.foundation_xy(s)
         for c in pos.foundation_cards(s):
-            out.append(card_svg(c, x, y, f"foundation:{SUITS[s]}", c == moved))
+            out.append(card_svg(c, x, y, f"foundation:{SUITS[s]}", c == moved, marks.get(c)))
     for p, pile in enumerate(pos.piles):
         for i, c in enumerate(pile):
             x, y = lay.card_xy(p, i)
-            out.append(card_svg(c, x, y, f"pile:{p + 1}", c == moved))
+            out.append(card_svg(c, x, y, f"pile:{p + 1}", c == moved, marks.get(c)))
     return out
 
 
