@@ -12,6 +12,7 @@ from .about import experiments, players_legend
 from .answer import answer
 from .difficulty import difficulty
 from .effort import effort
+from .explain import explain
 from .family import dialects, family, hidden_cards
 from .mistakes import mistakes
 from .perfect_play import containment, deal_by_deal, independent, winnability_table
@@ -23,5 +24,5 @@ from .selective import advice, base_rank
 
 #: the report's sections, in page order (the answer first: it fills the first screen)
 SECTIONS = (answer, winnability_table, precision, deal_by_deal, containment, independent, win_rates, across_games, within_games,
-            ladder_section, difficulty, mistakes, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
+            ladder_section, difficulty, explain, mistakes, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
             players_legend, experiments)
