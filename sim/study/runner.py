@@ -58,6 +58,7 @@ from ..players.loop import play_choice
 from ..players.registry import PlayerChoice
 from .dataset import MANIFEST, PathError, check_path, schema, write_atomic, write_json_atomic
 from .experiment import Experiment, ExperimentError
+from .interrupt import terminate_as_interrupt
 from .provenance import git_commit, now, package_version
 
 LOCK = "_lock"
@@ -615,27 +616,6 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-@contextlib.contextmanager
-def _terminate_as_interrupt() -> Iterator[None]:
-    """A SIGTERM (``kill``, a scheduler's stop) ends the run as Ctrl-C does: joblib then stops its workers,
-    instead of leaving them to finish their chunks behind a run that is gone (parts stay whole either way)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
-
-    before = signal.signal(signal.SIGTERM, interrupt)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
-
-
 def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool,
              tally: dict) -> None:
     """Play the chunks on ``jobs`` workers, adding each finished chunk's games and CPU seconds to ``tally``
@@ -654,7 +634,7 @@ def _execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: 
     progress = _Progress(total, bar)
     try:
         with contextlib.ExitStack() as stack:
-            stack.enter_context(_terminate_as_interrupt())
+            stack.enter_context(terminate_as_interrupt())  # joblib then stops its workers
             if backend == "dask":
                 if client is None:
                     stack.enter_context(_dask_client(jobs, None))
