@@ -38,7 +38,7 @@ def holm(table: pd.DataFrame) -> pd.DataFrame:
 def headline_players(df: pd.DataFrame, players: list[str]) -> list[str]:
     """The players the answer shows: those that played two games of the study or more (the ladder's rungs, not
     the variants of one game's experiments), in the order of ``players``; all of them when none did."""
-    study = df[df.game.isin(STUDY) & ~stats.solver_mask(df.player)]
+    study = df[df.game.isin(STUDY) & stats.player_mask(df.player)]
     games = study.groupby("player", observed=True).game.nunique()
     many = [p for p in players if games.get(p, 0) >= 2]
     return many or [p for p in players if p in games.index]

@@ -23,7 +23,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from . import ladder
+from . import ladder, stats
 
 CORRIDOR = "corridor"
 BANDS = ("easy", "medium", "hard")
@@ -79,7 +79,7 @@ def parse_band(text: str) -> tuple[str | None, float, float]:
 def with_rungs(rows: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
     """``rows`` with each deal's cheapest winning rung of the ladder (``rung``; empty where the ladder did not play
     the deal) and its place on the ladder (``rung_rank``: 0 the cheapest rung, ... , then solver only)."""
-    heur = df[~df.player.astype(str).str.split(":").str[0].isin(["solver", "phased", CORRIDOR])]
+    heur = df[stats.player_mask(df.player)]
     rung_players = _study_rungs(heur)
     heur = heur[heur.player.isin(rung_players)]
     if heur.player.nunique() < 2:

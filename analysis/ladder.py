@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import solver_mask, wilson
+from .stats import player_mask, solver_mask, wilson
 
 SOLVER_ONLY = "solver only"
 UNWINNABLE = "unwinnable"
@@ -46,7 +46,7 @@ def contradictions(df: pd.DataFrame) -> pd.DataFrame:
 
 def rungs(df: pd.DataFrame) -> list[str]:
     """The heuristic players of ``df``, cheapest first (mean CPU per deal over all their games)."""
-    heur = df[~solver_mask(df.player)]
+    heur = df[player_mask(df.player)]
     if heur.empty:
         return []
     return list(heur.groupby("player", observed=True).cpu_us.mean().sort_values(kind="stable").index)
@@ -60,7 +60,7 @@ def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.Dat
     solved = verdicts(df) if solved is None else solved
     won_deals = solved[solved.verdict == "won"].set_index(["game", "seed", "deal"]).index
     rows = []
-    for game, g in df[~solver_mask(df.player)].groupby("game", observed=True, sort=False):
+    for game, g in df[player_mask(df.player)].groupby("game", observed=True, sort=False):
         for rung in rungs(df):
             p = g[g.player == rung]
             if p.empty:
@@ -90,7 +90,7 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
     """
     solved = verdicts(df) if solved is None else solved
     order = rungs(df)
-    heur = df[~solver_mask(df.player)]
+    heur = df[player_mask(df.player)]
     out = []
     for game, g in heur.groupby("game", observed=True, sort=False):
         played = [r for r in order if (g.player == r).any()]

@@ -99,7 +99,7 @@ def perfect_play_table(solver: pd.DataFrame) -> str:
 
 
 def ladder_table(df: pd.DataFrame) -> str:
-    t = ladder.ladder_table(df[~stats.solver_mask(df.player)], ladder.verdicts(df))
+    t = ladder.ladder_table(df[stats.player_mask(df.player)], ladder.verdicts(df))
     if t.empty:
         return "(no ladder in the data)"
     rows = []

@@ -161,9 +161,20 @@ def solver_mask(players: pd.Series) -> pd.Series:
     return players.isin(labels)
 
 
+#: players whose rows are exact search, not play: the solver, the solver in phases (a design's strata), the corridor
+#: (a won deal's every move judged) and the mistake finder; none is a rung of the ladder or a player beside the others
+JUDGES = ("solver", "phased", "corridor", "mistakes")
+
+
+def player_mask(players: pd.Series) -> pd.Series:
+    """Which rows are a heuristic player's (any label but a judge's, :data:`JUDGES`), asked once per distinct label."""
+    labels = [p for p in pd.unique(players.astype(object)) if str(p).split(":", 1)[0] not in JUDGES]
+    return players.isin(labels)
+
+
 def players_by_strength(df: pd.DataFrame) -> list[str]:
     """The heuristic players of ``df``, weakest first: by their mean win rate over the games they played."""
-    heur = df[~solver_mask(df.player)]
+    heur = df[player_mask(df.player)]
     if heur.empty:
         return []
     by_game = heur.groupby(["player", "game"], observed=True).won.mean()

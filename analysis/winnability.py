@@ -20,7 +20,7 @@ from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import newcombe_paired, paired, rate_interval, solver_mask, wilson, win_rates
+from .stats import newcombe_paired, paired, player_mask, rate_interval, solver_mask, wilson, win_rates
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -60,7 +60,7 @@ PERFECT = "perfect play"  #: the player label under which the solver's winnabili
 
 def rates_with_perfect_play(players: pd.DataFrame, solver: pd.DataFrame) -> pd.DataFrame:
     """Win rates per game and heuristic player (of ``players``), and per game under perfect play (of ``solver``'s rows)."""
-    rows = [win_rates(players[~solver_mask(players.player)])]
+    rows = [win_rates(players[player_mask(players.player)])]
     if len(solver):
         w = winnability(solver)
         rows.append(w.assign(player=PERFECT)[["game", "player", "deals", "won", "unknown", "rate", "ci_low", "ci_high", "half_width"]])
@@ -182,7 +182,7 @@ def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
     mask = rows.drop_duplicates(["seed", "deal"]).set_index(["seed", "deal"]).bases_won.astype(np.int64)
     mask = mask[mask > 0]
     out = []
-    for player, p in df[(df.game == game) & ~solver_mask(df.player) & df.base_rank.notna()].groupby("player", observed=True):
+    for player, p in df[(df.game == game) & player_mask(df.player) & df.base_rank.notna()].groupby("player", observed=True):
         base = p.set_index(["seed", "deal"]).base_rank.astype(np.int64)
         j = pd.concat([mask.rename("mask"), base.rename("base")], axis=1, join="inner")
         if j.empty:
@@ -310,7 +310,7 @@ def dialects(df: pd.DataFrame) -> pd.DataFrame:
                          "diff": pp.diff, "diff_low": pp.diff_low, "diff_high": pp.diff_high,
                          "won_sheet_lost_dialect": int(t.loc["lost", "won"]), "won_dialect_lost_sheet": int(t.loc["won", "lost"]),
                          "moves_sheet": _mean_win_moves(solver, sheet, dialect), "moves_dialect": _mean_win_moves(solver, dialect, sheet)})
-        heur = df[~solver_mask(df.player)]
+        heur = df[player_mask(df.player)]
         for player in sorted(set(heur[heur.game == dialect].player)):
             pr = paired(heur, (dialect, player), (sheet, player))
             if pr is None:
@@ -344,7 +344,7 @@ def hidden_cards(df: pd.DataFrame) -> pd.DataFrame:
     hidden player's interval. A hidden run without its beam gets no difference.
     """
     rows = []
-    heur = df[~solver_mask(df.player)]
+    heur = df[player_mask(df.player)]
     solved = verdicts(df)
     for (game, label), h in heur[heur.player.astype(str).str.split(":").str[0] == HIDDEN].groupby(["game", "player"], observed=True):
         params = json.loads(h.player_params.iloc[0])

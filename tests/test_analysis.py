@@ -158,6 +158,19 @@ def test_difficulty_is_the_cheapest_rung_that_wins():
     assert (strong.winnable, strong.winnable_won) == (4, 3) and math.isclose(strong.cpu_ms_mean, 10.0)
 
 
+def test_the_judges_are_not_rungs_of_the_ladder():
+    """The corridor, the mistake finder and the solver in phases search exactly: their rows (on fewer deals) must
+    neither stand among the players nor shrink the ladder's deals to their own."""
+    df = _ladder_rows()
+    judged = [{"game": g, "player": p, "seed": 0, "deal": d, "won": True, "cpu_us": 10 ** 7, "result": "won"}
+              for g in ("selective-castle", "streets-and-alleys") for p in ("corridor", "mistakes", "phased:rate=0.1") for d in (0, 1)]
+    df = pd.concat([df, pd.DataFrame(judged)], ignore_index=True)
+    assert ladder.rungs(df) == ["cheap", "middle", "strong"]
+    assert set(stats.players_by_strength(df)) == {"cheap", "middle", "strong"}
+    assert len(ladder.difficulty_by_rung(df)) == 12  # every deal the three rungs played, not the judges' two
+    assert set(winnability.rates_with_perfect_play(df, df[stats.solver_mask(df.player)]).player) == {"cheap", "middle", "strong", "perfect play"}
+
+
 def test_advice_variants_are_found_and_compared():
     players = ["strategist", "strategist:choose_base=0", "strategist:balance=0.0,even=0", "beam:budget=250000,width=8",
                "beam:budget=250000,choose_base=2,width=8", "solver"]

@@ -59,7 +59,7 @@ class Report:
     @cached_property
     def heuristic(self) -> pd.DataFrame:
         """Every other player's rows."""
-        return self.df[~stats.solver_mask(self.df.player)]
+        return self.df[stats.player_mask(self.df.player)]
 
     def solver_rows(self, game: str) -> tuple[pd.DataFrame, str]:
         """The solver's rows of ``game``: this dataset's, else the shipped study's; and where they come from."""
