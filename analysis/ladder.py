@@ -53,14 +53,19 @@ def rungs(df: pd.DataFrame) -> list[str]:
 
 
 def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per game and rung: win rate, share of the solver's winnable deals won (95% Wilson), CPU per deal.
+    """Per game (in the study's order) and rung: win rate, share of the solver's winnable deals won (95% Wilson), CPU
+    per deal.
 
     ``solved`` is :func:`verdicts` (of ``df`` itself when not given).
     """
     solved = verdicts(df) if solved is None else solved
     won_deals = solved[solved.verdict == "won"].set_index(["game", "seed", "deal"]).index
+    from .games import in_study_order
+
     rows = []
-    for game, g in df[player_mask(df.player)].groupby("game", observed=True, sort=False):
+    heur = df[player_mask(df.player)]
+    for game in in_study_order(heur.game.unique()):
+        g = heur[heur.game == game]
         for rung in rungs(df):
             p = g[g.player == rung]
             if p.empty:
@@ -72,11 +77,12 @@ def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.Dat
             w_n = len(common)
             w_won = int(keyed.loc[common, "won"].sum()) if w_n else 0
             w_lo, w_hi = wilson(w_won, w_n)
-            cpu = p.cpu_us.to_numpy() / 1000
+            cpu = p.cpu_us.to_numpy()  # (integers: the mean and quantiles are exact, wherever they are counted)
             rows.append({"game": game, "player": rung, "deals": n, "won": won, "rate": won / n, "ci_low": lo, "ci_high": hi,
                          "winnable": w_n, "winnable_won": w_won, "share_of_winnable": w_won / w_n if w_n else np.nan,
                          "share_ci_low": w_lo, "share_ci_high": w_hi,
-                         "cpu_ms_mean": cpu.mean(), "cpu_ms_median": float(np.median(cpu)), "cpu_ms_p90": float(np.percentile(cpu, 90))})
+                         "cpu_ms_mean": int(cpu.sum()) / n / 1000, "cpu_ms_median": float(np.median(cpu)) / 1000,
+                         "cpu_ms_p90": float(np.percentile(cpu, 90)) / 1000})
     return pd.DataFrame(rows)
 
 
