@@ -28,7 +28,9 @@ START = "<!-- results: written by `make figures` from data/published; edit analy
 END = "<!-- end of results -->"
 #: the report's figures the README shows, in order, with their captions (those the report drew from the data)
 FIGURES = (("answer", "Win rate by player and under perfect play"), ("ladder", "The ladder: winnable deals won against CPU per deal"),
-           ("difficulty", "Difficulty: the cheapest rung that wins a deal"), ("fixed_bases", "Selective Castle: one base rank for every deal"))
+           ("difficulty", "Difficulty: the cheapest rung that wins a deal"),
+           ("difficulty_index", "Difficulty, deal by deal: the index of every winnable deal"),
+           ("fixed_bases", "Selective Castle: one base rank for every deal"))
 FIGURE_DIR = Path("reports") / "readme"
 
 
@@ -192,6 +194,31 @@ def hidden_cards_table(df: pd.DataFrame) -> str:
     }), right=2)
 
 
+def difficulty_table(df: pd.DataFrame) -> str:
+    """Per game of the study: the difficulty index of its winnable deals (median and quartiles, in bits), its rank
+    correlation with the ladder's cheapest winning rung, and what judging every move cost."""
+    from . import difficulty as D
+
+    rows = D.corridor_rows(df)
+    rows = rows[rows.seed >= 0]
+    if rows.empty:
+        return "(no corridor rows yet)"
+    rows = D.with_rungs(rows, df)
+    v = D.validity(rows).set_index("game")
+    c = D.cost(rows).set_index("game")
+    out = []
+    for game in [g for g in STUDY if (rows.game == g).any()]:
+        won = rows[(rows.game == game) & (rows.result == "won")].difficulty
+        q1, q2, q3 = won.quantile([0.25, 0.5, 0.75])
+        rho = (f"{v.rho[game]:+.2f} [{v.lo[game]:+.2f}, {v.hi[game]:+.2f}] on {int(v.deals[game]):,}" if game in v.index else "n/a")
+        out.append({"game": name(game), "winnable deals": f"{len(won):,} of {int(c.deals[game]):,}",
+                    "index, bits: median [quartiles]": f"{q2:.1f} [{q1:.1f}, {q3:.1f}]",
+                    "Spearman with the cheapest winning rung": rho,
+                    "CPU s a deal: median / mean": f"{c.cpu_s_median[game]:.2f} / {c.cpu_s_mean[game]:.2f}",
+                    "moves left unknown": f"{100 * c.unknown_share[game]:.2f}%"})
+    return _md(pd.DataFrame(out))
+
+
 def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
     """A paragraph naming the experiments still running (and, for the shipped study, those not started),
     so a partial figure is never read as final."""
@@ -235,7 +262,12 @@ def results(data: Path) -> str:
              "points by sampling alone (the solver in phases, `phased`, plays the deals after the study's first 10,000):", "",
              effort_table(df), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
-             "sequence moves in Selective Castle only add moves):", "", dialects_table(df), ""]
+             "sequence moves in Selective Castle only add moves):", "", dialects_table(df), "",
+             "Difficulty, deal by deal (seed 0, deals 1-2,000): every move of each winnable deal's winning line judged by the "
+             "solver (`castle play GAME N --player corridor`); the index is the bits of luck a player choosing uniformly among "
+             "the sensible moves needs to stay on a winning path (sim/solver/corridor.py says why this definition); its rank "
+             "correlation with the cheapest rung of the ladder that wins the deal, with its 95% interval:", "",
+             difficulty_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]
     parts += ["", END]
     return "\n".join(parts)
