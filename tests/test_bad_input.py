@@ -96,11 +96,13 @@ def _issue_31(root: Path) -> None:
     # a part copied beside itself; a part of the same deals under another chunking; a dataset inside another
     shutil.copytree(small, data / "dup")
     shutil.copy(small / PART / "part-0-2.parquet", data / "dup" / PART / "part-0-2-copy.parquet")
-    subprocess.run(CASTLE + ["run", *SMALL[:4], "--deal-range", "1:3", "--chunk-size", "3", "--out", str(seven / "other"),
+    other = root / "other"  # beside the seed-7 dataset, not in it: castle run refuses a dataset inside another
+    subprocess.run(CASTLE + ["run", *SMALL[:4], "--deal-range", "1:3", "--chunk-size", "3", "--out", str(other),
                              "--no-progress"], cwd=root, check=True, capture_output=True)
     shutil.copytree(small, data / "overlap")
-    shutil.copy(seven / "other" / PART / "part-1-2.parquet", data / "overlap" / PART / "part-1-2.parquet")
+    shutil.copy(other / PART / "part-1-2.parquet", data / "overlap" / PART / "part-1-2.parquet")
     shutil.rmtree(seven)
+    shutil.rmtree(other)
     shutil.copytree(small, data / "nest")
     shutil.copytree(small, data / "nest" / "inner")
     shutil.copytree(small, data / "greedy-only")
@@ -141,6 +143,18 @@ def _issue_31(root: Path) -> None:
     (boards / "crlf.txt").write_bytes(good.replace("\n", "\r\n").encode())
     (boards / "with-folder").mkdir()
     (boards / "with-folder" / "x.txt").mkdir()
+    # the third pass: odd TOML types, a file that is a folder or not UTF-8, an empty board, a card missing, a
+    # symbolic link that loops, an empty folder
+    for name, text in (("deals-text", 'deals = "3"'), ("games-text", 'games = "bc"\ndeals = 3'), ("chunk-zero", "deals = 3\nchunk_size = 0"),
+                       ("name-empty", 'name = ""\ndeals = 3'), ("name-false", "name = false\ndeals = 3")):
+        (exps / f"{name}.toml").write_text(text + ("" if "games" in text else '\ngames = ["bc"]') + '\nplayers = ["greedy"]\n')
+    (exps / "folder.toml").mkdir()
+    (exps / "latin1.toml").write_bytes('name = "caf\u00e9"\n'.encode("latin-1"))
+    (boards / "empty.txt").write_text("")
+    lines = good.splitlines()
+    (boards / "missing-card.txt").write_text("\n".join(lines[:-1] + [" ".join(lines[-1].split()[:-1])]) + "\n")
+    (root / "loop").symlink_to("loop")
+    (root / "empty-folder").mkdir()
 
 
 CASES = [
@@ -256,6 +270,10 @@ CASES = [
     (["run", "--game", "bc", "--player", "random:max_moves=99999999999999999999", "--deals", "3", "--out", "data/new"],
      "max_moves must be 1 to 1,000,000, got 99999999999999999999"),
     (["run", "--game", "bc", "--player", "random:max_moves=1000001", "--deals", "3", "--out", "data/new"], "max_moves must be 1 to 1,000,000"),
+    (["play", "bc", "1", "--max-moves", "99999999999999999999"], "player random: max_moves must be 1 to 1,000,000, got 99999999999999999999"),
+    (["play", "bc", "1", "--player", "random:max_moves=1000001"], "player random: max_moves must be 1 to 1,000,000, got 1000001"),
+    (["replay", "bc", "1", "--player", "greedy", "--max-moves", "99999999999999999999"], "player greedy: max_moves must be 1 to 1,000,000"),
+    (["replay", "bc", "1", "--player", "random:max_moves=99999999999999999999"], "player random: max_moves must be 1 to 1,000,000"),
     # 2: data mixed or deleted silently (a part of another seed, a copy, nested datasets, a reference without perfect play)
     (["run", *SMALL[:4], "--deals", "9", "--chunk-size", "3", "--out", "data/mixed"],
      f"{PART / 'part-3-5.parquet'} is not a part of this experiment (its rows' seed is 7, this experiment's 0)"),
@@ -302,6 +320,32 @@ CASES = [
     (["show", "sa", "1", "--move", "+3-F"], "not a move"),
     (["show", "sa", "1", "--move", "3-+5"], "not a move"),
     (["run", "-5"], "No such option: -5 (a number cannot start with '-' here)"),
+    # 9: twenty more again (the third pass); those marked "was:" were not clean before it
+    (["run", "exps/deals-text.toml", "--out", "data/new"], "deals must be an integer, got '3'"),
+    (["run", "exps/games-text.toml", "--out", "data/new"], "games must be a list of names, got 'bc'"),
+    (["run", "exps/chunk-zero.toml", "--out", "data/new"], "chunk size must be positive, got 0"),
+    (["run", *SMALL[:4], "--deals", "3", "--chunk-size", "-2", "--out", "data/new"], "chunk size must be positive, got -2"),
+    (["run", "exps/name-empty.toml"], "bad experiment name ''"),  # was: played into data/adhoc
+    (["run", "exps/name-false.toml", "--out", "data/new"], "bad experiment name False"),
+    (["run", "exps/folder.toml", "--out", "data/new"], "'exps/folder.toml' is a directory, not an experiment file"),
+    (["run", "exps/latin1.toml", "--out", "data/new"], "'exps/latin1.toml' is not valid TOML: 'utf-8' codec can't decode"),
+    (["run", *SMALL[:4], "--deal-range", "0:99999999999999999999", "--out", "data/new"], "deal range 0:99999999999999999999 is outside 0 to 2**63-1"),
+    (["run", *SMALL, "--out", "data/small/inner"], "data/small/inner is inside the dataset data/small"),  # was: a nested dataset
+    (["run", *SMALL, "--out", "/dev/null"], "output /dev/null exists and is not a directory"),
+    (["report", "data/small", "--out", "/dev/null"], "/dev/null exists and is not a castle report"),
+    (["report", "loop", "--out", "reports/loop"], "loop: Too many levels of symbolic links"),  # was: RuntimeError
+    (["report", "data/small", "--out", "reports/r", "--reference", "loop"], "loop: Too many levels of symbolic links"),
+    (["report", "empty-folder", "--out", "reports/empty"], "no results in empty-folder"),
+    (["summary", "exps", "--json"], "no results in exps"),
+    (["solve", "bc", "--board", "boards/empty.txt"], "boards/empty.txt: expected 8 piles, found 0"),
+    (["solve", "bc", "--board", "boards/missing-card.txt"], "does not account for"),
+    (["play", "bc", "1", "--player", ""], "unknown player ''"),  # was: played random
+    (["play", "bc", "1", "--player", "greedy:depth"], "bad player parameter 'depth' in 'greedy:depth' (expected name=value)"),
+    (["replay", "sa", "99999999999999999999", "--player", "greedy"], "bad deal '99999999999999999999'"),
+    (["bench", "--max-moves", "99999999999999999999"], "'--max-moves': 99999999999999999999 is not in the range 1<=x<=1000000"),  # was: OverflowError
+    (["bench", "--deals", "99999999999999999999"], "'--deals': 99999999999999999999 is not in the range"),
+    (["deals", "sa", "--difficulty", "nan:1"], "difficulty 'nan:1': A:B needs 0 <= A <= B in bits"),  # was: 100 deals judged
+    (["deals", "sa", "--difficulty", "inf:"], "difficulty 'inf:': A:B needs 0 <= A <= B in bits"),
 ]
 
 

@@ -11,10 +11,14 @@ def register(app: typer.Typer) -> None:
     app.command("bench")(bench)
 
 
+#: bounds the arrays of the playouts fit in memory under (past 2**63 numba cannot take the move cap at all)
+MAX_DEALS, MAX_REFERENCE_DEALS, MAX_MOVES = 1_000_000, 100_000, 1_000_000
+
+
 def bench(
-    deals: int = typer.Option(2000, min=1, help="deals per game for the compiled engine"),
-    reference_deals: int = typer.Option(20, min=1, help="deals per game for the reference engine"),
-    max_moves: int = typer.Option(1000, min=1, help="move cap per playout"),
+    deals: int = typer.Option(2000, min=1, max=MAX_DEALS, help="deals per game for the compiled engine"),
+    reference_deals: int = typer.Option(20, min=1, max=MAX_REFERENCE_DEALS, help="deals per game for the reference engine"),
+    max_moves: int = typer.Option(1000, min=1, max=MAX_MOVES, help="move cap per playout"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object instead of the table"),
 ) -> None:
     """Random playouts: compiled engine against the reference engine, moves per second."""

@@ -72,6 +72,22 @@ def check_seed(seed: int) -> None:
         raise UserError(f"seed {seed} is out of range (0 to 2**63-1; PySol's deals are pysol:N)")
 
 
+def checked_player(text: str, max_moves: int | None = None):
+    """The player ``text`` (with ``--max-moves`` as its move cap), held to the bounds ``castle run`` holds it to:
+    a move cap past a million, or a number past 64 bits, reached numba as a traceback."""
+    from ..players.registry import choose_player, parse_player
+    from ..study.experiment import ExperimentError, check_numbers
+
+    choice = parse_player(text)
+    if max_moves is not None:
+        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+    try:
+        check_numbers(choice)
+    except ExperimentError as e:
+        raise UserError(str(e)) from None
+    return choice
+
+
 def _split(text: str) -> list[str]:
     """Boards separated by blank lines."""
     boards, current = [], []

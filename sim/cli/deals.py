@@ -47,6 +47,8 @@ def deals(
             band, lo, hi = D.parse_band(difficulty)
         except ValueError as e:
             raise UserError(str(e)) from None
+        if band is None and not (math.isfinite(lo) and lo <= hi):  # nan:1 and inf: pass parse_band, then judged 100 deals
+            raise UserError(f"difficulty {difficulty!r}: A:B needs 0 <= A <= B in bits, A finite (e.g. 5:20 or 30:)")
         winnable = True
     seed = PYSOL_SEED if pysol else DEFAULT_SEED
     rows = _catalogue(data, rules.full_slug, seed)

@@ -16,7 +16,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
-from .boards import Item, each, echo_lines, game_fields, items
+from .boards import Item, checked_player, each, echo_lines, game_fields, items
 from .errors import UserError
 
 
@@ -41,7 +41,6 @@ def play(
     """Let a player play deals or boards (or play a list of moves); print its moves and the result."""
     from ..core.cards import RANKS
     from ..core.game import Game
-    from ..players.registry import choose_player, parse_player
 
     g = Game(game)
     todo = items(g, deals or [], board, seed)
@@ -56,9 +55,7 @@ def play(
         moves = read_moves(moves_from, state, _where(g, todo[0], seed))
         label = "moves"
     else:
-        choice = parse_player(player or "random")
-        if max_moves is not None:
-            choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+        choice = checked_player("random" if player is None else player, max_moves)  # --player '' is no player, not random
         moves, label = None, choice.label
     work = partial(_play, g.rules.full_slug, seed, label, review=review, moves=moves, source=moves_from)
     if len(todo) > 1 or as_json:

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
-from .boards import check_seed
+from .boards import check_seed, checked_player
 from .errors import UserError
 from .show import check_out
 
@@ -41,7 +41,6 @@ def replay(
     """
     from ..core.deals import parse_deal_id
     from ..core.game import Game
-    from ..players.registry import parse_player
     from ..render.replay import record_replay, replay_html
 
     g = Game(game)
@@ -50,7 +49,7 @@ def replay(
         raise UserError("Missing option '--player' (or --moves FILE): give one of them, not both")
     if moves_from is not None and max_moves is not None:
         raise UserError("--max-moves caps a player's game, not a list of moves")
-    who = parse_player(player).name if player is not None else "moves"
+    who = checked_player(player, max_moves).name if player is not None else "moves"
     if out is None:
         name = "-".join(re.sub(r"[^A-Za-z0-9-]+", "", part) for part in (g.rules.full_slug.replace('@', '-'), deal, who))
         out = Path(f"replay-{name}.html")

@@ -82,7 +82,7 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
     a bad second file must not stop a call half done."""
     from ..kernels.engine import ENGINE_VERSION
     from ..study.experiment import ExperimentError
-    from ..study.dataset import check_path
+    from ..study.dataset import MANIFEST, check_path
     from ..study.runner import _conflict, check
 
     seen: dict[Path, int] = {}
@@ -102,6 +102,10 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
                 raise UserError(f"{names[0]} and {names[1]} both write to {target} but are different experiments "
                                 f"(they differ in {problem or 'halfwidth'}): give one of them another out")
         seen.setdefault(key, k)
+        outer = next((p for p in key.parents if (p / MANIFEST).is_file()), None)
+        if outer is not None:  # castle report then refuses the outer dataset: refused here, before anything is written
+            raise UserError(f"{where}{target} is inside the dataset {os.path.relpath(outer)}: the outer one could not be "
+                            "reported then; choose another --out")
         try:
             check(exp, target) if h is None else check_path(target)
         except ExperimentError as e:
@@ -140,8 +144,11 @@ def report_cmd(
         if path is not None:
             try:
                 check_path(path, parquet=parquet, new=path is out)
+                path.resolve()  # the report compares the folders resolved: a symbolic link that loops fails there
             except ValueError as e:
                 raise UserError(str(e)) from None
+            except (RuntimeError, OSError):  # Python 3.11 raises RuntimeError for a loop, later ones OSError
+                raise UserError(f"{path}: Too many levels of symbolic links (a link that leads back to itself)") from None
     if reference is not None and not reference.is_dir():
         raise UserError(f"--reference {reference}: no such folder")
     try:

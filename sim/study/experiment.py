@@ -153,10 +153,11 @@ MAX_MAX_MOVES = 1_000_000
 _INT64 = 1 << 63
 
 
-def _check_numbers(choice: PlayerChoice) -> None:
+def check_numbers(choice: PlayerChoice) -> None:
     """Parameter values the kernels can take: 64-bit integers, and a move cap whose buffers fit in memory.
 
-    (The registry checks each parameter's own range; these bounds hold for every player, plug-ins included.)
+    (The registry checks each parameter's own range; these bounds hold for every player, plug-ins included, and
+    for every command that plays one: ``castle play`` and ``castle replay`` too.)
     """
     if choice.max_moves > MAX_MAX_MOVES:
         raise ExperimentError(f"player {choice.name}: max_moves must be 1 to {MAX_MAX_MOVES:,}, got {choice.max_moves}")
@@ -222,7 +223,7 @@ def build(
     except (UnknownGameError, UnknownDialectError, UnknownPlayerError) as e:
         raise ExperimentError(str(e)) from None
     for c in choices:
-        _check_numbers(c)
+        check_numbers(c)
     labels = [c.label for c in choices]
     dupes = sorted({x for x in labels if labels.count(x) > 1})
     if dupes:
@@ -256,7 +257,7 @@ def build(
     if numbering == "pysol":
         seed = _pysol_numbering(rules, choices, first, "seed" in data)
     chunk = _count(_int(chunk_size if chunk_size is not None else data.get("chunk_size", DEFAULT_CHUNK_SIZE), "chunk_size"), "chunk size")
-    name = name or data.get("name") or "adhoc"
+    name = name or data.get("name", "adhoc")  # a file's name = "" (or false, 0) is refused, not made "adhoc"
     if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name or name.startswith(".") or name != name.strip():
         raise ExperimentError(f"bad experiment name {name!r}")
     _text(name, "experiment name")
