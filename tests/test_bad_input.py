@@ -346,6 +346,8 @@ CASES = [
     (["bench", "--deals", "99999999999999999999"], "'--deals': 99999999999999999999 is not in the range"),
     (["deals", "sa", "--difficulty", "nan:1"], "difficulty 'nan:1': A:B needs 0 <= A <= B in bits"),  # was: 100 deals judged
     (["deals", "sa", "--difficulty", "inf:"], "difficulty 'inf:': A:B needs 0 <= A <= B in bits"),
+    (["play", "bc", "1", "2", "--show"], "--show draws one game as text"),  # was: --show ignored without a word
+    (["play", "bc", "1", "--show", "--json"], "--show draws one game as text"),
 ]
 
 

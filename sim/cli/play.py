@@ -44,6 +44,8 @@ def play(
 
     g = Game(game)
     todo = items(g, deals or [], board, seed)
+    if show and (len(todo) > 1 or as_json):  # (it drew nothing and said nothing)
+        raise UserError("--show draws one game as text: give one DEAL (or one board), without --json")
     if moves_from is not None:
         if player is not None:
             raise UserError("give --player or --moves, not both")
