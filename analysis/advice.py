@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
-from .stats import is_solver, paired
+from .stats import is_solver
 
 #: what a changed parameter means, in the words of the advice it switches off
 SWITCHES = {
@@ -64,11 +64,19 @@ def variants(players: list[str]) -> list[tuple[str, str, dict[str, float]]]:
     return out
 
 
-def effects(df: pd.DataFrame, game: str) -> pd.DataFrame:
-    """For each variant: baseline and variant win rates, the advice's effect (baseline - variant) with its interval, p (Holm)."""
+def effects(df, game: str) -> pd.DataFrame:
+    """For each variant: baseline and variant win rates, the advice's effect (baseline - variant) with its interval, p (Holm).
+
+    ``df``: rows, or the players' rows where they lie (:class:`analysis.scan.CheapRows`).
+    """
+    from .compare import pair
+    from .scan import as_rows
+
+    df = as_rows(df)
+    held = df.pairs()
     rows = []
-    for base, var, changes in variants(sorted(df[df.game == game].player.unique())):
-        pr = paired(df, (game, base), (game, var))
+    for base, var, changes in variants(sorted(held[held.game == game].player.unique())):
+        pr = pair(df, (game, base), (game, var))
         if pr is None:
             continue
         rows.append({"player": base, "advice switched off": describe(changes), "variant": var, "deals": pr.deals,

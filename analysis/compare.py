@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
-from . import stats, winnability
+from . import scan, stats, winnability
 from .games import BELEAGUERED, SELECTIVE, STREETS, STUDY, name
 
 PERFECT = winnability.PERFECT
@@ -35,26 +35,31 @@ def holm(table: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def headline_players(df: pd.DataFrame, players: list[str]) -> list[str]:
+def headline_players(held: pd.DataFrame, players: list[str]) -> list[str]:
     """The players the answer shows: those that played two games of the study or more (the ladder's rungs, not
-    the variants of one game's experiments), in the order of ``players``; all of them when none did."""
-    study = df[df.game.isin(STUDY) & stats.player_mask(df.player)]
-    games = study.groupby("player", observed=True).game.nunique()
+    the variants of one game's experiments), in the order of ``players``; all of them when none did.
+
+    ``held``: each (game, heuristic player) held (:meth:`analysis.scan.CheapRows.pairs`), or the rows themselves.
+    """
+    if "deals" not in held.columns:
+        held = scan.as_rows(held).pairs()
+    study = held[held.game.isin(STUDY)]
+    games = study.groupby("player").game.nunique()
     many = [p for p in players if games.get(p, 0) >= 2]
     return many or [p for p in players if p in games.index]
 
 
-def rates(df: pd.DataFrame, solver: pd.DataFrame, players: list[str] | None = None) -> pd.DataFrame:
+def rates(rows, solver: pd.DataFrame, players: list[str] | None = None) -> pd.DataFrame:
     """Win rate of every heuristic player per game, and perfect play per game: on all its solved deals (``player``
     :data:`PERFECT`), and, when ``players`` is given, on the deals those players played (``scope`` = ``played``).
 
     Comparing a player with perfect play is fair only on the same deals: the second row is the one to set
-    beside the players.
+    beside the players. ``rows``: the players' rows (a frame, or :class:`analysis.scan.CheapRows`).
     """
-    out = winnability.rates_with_perfect_play(df, solver).assign(scope="all")
+    rows = scan.as_rows(rows)
+    out = winnability.rates_with_perfect_play(rows, solver).assign(scope="all")
     if players and len(solver):
-        heur = df[df.player.isin(players)]
-        played = heur[["game", "seed", "deal"]].drop_duplicates()
+        played = rows.deals_of(scan.pick(players=players))
         same = solver.merge(played, on=["game", "seed", "deal"])
         if len(same):
             w = winnability.winnability(same).assign(player=PERFECT, scope="played")
@@ -65,60 +70,73 @@ def rates(df: pd.DataFrame, solver: pd.DataFrame, players: list[str] | None = No
 def deal_span(df: pd.DataFrame) -> str:
     """The deals of ``df`` in words: ``deals 1-2,000`` when they run without a gap, else their count and range."""
     deals = np.unique(df.deal.to_numpy())
-    if not len(deals):
+    return span_text(len(deals), int(deals[0]) if len(deals) else 0, int(deals[-1]) if len(deals) else 0)
+
+
+def span_text(n: int, lo: int, hi: int) -> str:
+    """:func:`deal_span` of deals already counted: ``n`` distinct deal numbers from ``lo`` to ``hi``."""
+    if not n:
         return "no deals"
-    lo, hi = int(deals[0]), int(deals[-1])
-    if hi - lo + 1 == len(deals):
+    if hi - lo + 1 == n:
         return f"deals {lo:,}-{hi:,}"
-    return f"{len(deals):,} deals between {lo:,} and {hi:,}"
+    return f"{n:,} deals between {lo:,} and {hi:,}"
 
 
-def game_pairs(df: pd.DataFrame, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
+def pair(rows, a: tuple[str, str], b: tuple[str, str]) -> stats.Paired | None:
+    """(game, player) ``a`` against ``b`` deal by deal, the table counted where the rows lie."""
+    return stats.paired_of_counts(a, b, *scan.as_rows(rows).paired(a, b))
+
+
+def game_pairs(rows, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
     """Selective Castle minus each other game of the study, for each of ``players`` and under perfect play, paired by deal.
 
     Columns: comparison, player, deals, diff, diff_low, diff_high (Newcombe), p (McNemar; none under perfect
     play, where the table is the solver's), unknown_shift (how far counting every unknown as won could move
     the difference).
     """
-    rows = []
-    games = set(df.game) | set(solver.game)
+    rows = scan.as_rows(rows)
+    out = []
+    games = set(rows.pairs().game) | set(solver.game)
     for other in (STREETS, BELEAGUERED):
         if SELECTIVE not in games or other not in games:
             continue
         label = f"{name(SELECTIVE)} − {name(other)}"
         for player in players:
-            pr = stats.paired(df, (SELECTIVE, player), (other, player))
+            pr = pair(rows, (SELECTIVE, player), (other, player))
             if pr is not None:
-                rows.append({"comparison": label, "player": player, "deals": pr.deals, "diff": pr.diff,
-                             "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value, "unknown_shift": 0.0})
+                out.append({"comparison": label, "player": player, "deals": pr.deals, "diff": pr.diff,
+                            "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value, "unknown_shift": 0.0})
         pp = winnability.perfect_play_pair(solver, SELECTIVE, other)
         if pp is not None:
-            rows.append({"comparison": label, "player": PERFECT, "deals": pp.deals, "diff": pp.diff, "diff_low": pp.diff_low,
-                         "diff_high": pp.diff_high, "p": np.nan, "unknown_shift": pp.unknown_shift})
-    return pd.DataFrame(rows, columns=["comparison", "player", "deals", "diff", "diff_low", "diff_high", "p", "unknown_shift"])
+            out.append({"comparison": label, "player": PERFECT, "deals": pp.deals, "diff": pp.diff, "diff_low": pp.diff_low,
+                        "diff_high": pp.diff_high, "p": np.nan, "unknown_shift": pp.unknown_shift})
+    return pd.DataFrame(out, columns=["comparison", "player", "deals", "diff", "diff_low", "diff_high", "p", "unknown_shift"])
 
 
-def across_games(df: pd.DataFrame, players: list[str]) -> pd.DataFrame:
+def across_games(rows, players: list[str]) -> pd.DataFrame:
     """Each player in two games of the study, deal by deal (McNemar, Holm-adjusted over the rows; Newcombe's interval)."""
-    rows = []
+    rows = scan.as_rows(rows)
+    out = []
     for player in players:
         for a, b in ((SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (STREETS, BELEAGUERED)):
-            pr = stats.paired(df, (a, player), (b, player))
+            pr = pair(rows, (a, player), (b, player))
             if pr is not None:
-                rows.append({"player": player, "a": a, "b": b, "comparison": f"{name(a)} − {name(b)}", "deals": pr.deals,
-                             "diff": pr.diff, "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
-    return holm(pd.DataFrame(rows, columns=["player", "a", "b", "comparison", "deals", "diff", "diff_low", "diff_high", "p"]))
+                out.append({"player": player, "a": a, "b": b, "comparison": f"{name(a)} − {name(b)}", "deals": pr.deals,
+                            "diff": pr.diff, "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
+    return holm(pd.DataFrame(out, columns=["player", "a", "b", "comparison", "deals", "diff", "diff_low", "diff_high", "p"]))
 
 
-def within_games(df: pd.DataFrame, games: list[str], players: list[str]) -> pd.DataFrame:
+def within_games(rows, games: list[str], players: list[str]) -> pd.DataFrame:
     """In each game, each of ``players`` (weakest first) against the next weaker one that played it, deal by deal."""
-    rows = []
+    rows = scan.as_rows(rows)
+    held = rows.pairs()
+    out = []
     for game in games:
-        here = set(df.player[df.game == game])
+        here = set(held.player[held.game == game])
         ps = [p for p in players if p in here]
         for weak, strong in zip(ps, ps[1:]):
-            pr = stats.paired(df, (game, strong), (game, weak))
+            pr = pair(rows, (game, strong), (game, weak))
             if pr is not None:
-                rows.append({"game": game, "player": strong, "weaker": weak, "deals": pr.deals, "diff": pr.diff,
-                             "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
-    return holm(pd.DataFrame(rows, columns=["game", "player", "weaker", "deals", "diff", "diff_low", "diff_high", "p"]))
+                out.append({"game": game, "player": strong, "weaker": weak, "deals": pr.deals, "diff": pr.diff,
+                            "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
+    return holm(pd.DataFrame(out, columns=["game", "player", "weaker", "deals", "diff", "diff_low", "diff_high", "p"]))

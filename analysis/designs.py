@@ -220,10 +220,22 @@ def is_exact(player: str) -> bool:
     return is_solver(player) or str(player).split(":", 1)[0] == PHASED
 
 
-def estimates(df: pd.DataFrame) -> list[Estimate]:
-    """Every (game, player)'s estimate in its design, then per game one for perfect play over all its exact runs."""
-    out = [estimate(g, game, player) for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)]
-    return out + list(perfect_play_by_game(df).values())
+def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
+    """Every (game, player)'s estimate in its design, then per game one for perfect play over all its exact runs.
+
+    With ``cheap`` (:class:`analysis.scan.CheapRows`), ``df`` holds the judged rows and the heuristic players'
+    plain estimates are made of their counts, where the rows lie.
+    """
+    out = {(str(game), str(player)): estimate(g, game, player)
+           for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)}
+    if cheap is not None:
+        counts = cheap.counts(["game", "player"]).merge(cheap.pairs()[["game", "player", "cpu_us"]], on=["game", "player"])
+        for game, player, n, won, unknown, cpu_us in counts[["game", "player", "deals", "won", "unknown", "cpu_us"]].itertuples(
+                index=False, name=None):
+            mid, lo, hi, var = plain(int(won), int(unknown), int(n))
+            out[(game, player)] = Estimate(game, player, "plain", mid, lo, hi, int(n), int(n), float(int(cpu_us)) / 1e6, var,
+                                           int(unknown) / int(n))
+    return [out[k] for k in sorted(out)] + list(perfect_play_by_game(df).values())
 
 
 def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:

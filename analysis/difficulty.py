@@ -76,18 +76,38 @@ def parse_band(text: str) -> tuple[str | None, float, float]:
     return None, a, b
 
 
-def with_rungs(rows: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+def with_rungs(rows: pd.DataFrame, df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     """``rows`` with each deal's cheapest winning rung of the ladder (``rung``; empty where the ladder did not play
-    the deal) and its place on the ladder (``rung_rank``: 0 the cheapest rung, ... , then solver only)."""
-    heur = df[stats.player_mask(df.player)]
-    rung_players = _study_rungs(heur)
-    heur = heur[heur.player.isin(rung_players)]
-    if heur.player.nunique() < 2:
-        return rows.assign(rung="", rung_rank=np.nan)
+    the deal) and its place on the ladder (``rung_rank``: 0 the cheapest rung, ... , then solver only).
+
+    The rungs' rows are ``df``'s, or, given ``cheap`` (:class:`analysis.scan.CheapRows`), those where they lie (only
+    the deals of ``rows`` come back from there); the solver's verdicts are ``df``'s.
+    """
     solved = ladder.verdicts(df)
-    diff = ladder.difficulty_by_rung(heur, solved)
-    order = list(diff.difficulty.cat.categories)
-    d = diff.assign(rung=diff.difficulty.astype(str), rung_rank=diff.difficulty.cat.codes.astype(float))
+    if cheap is None:
+        heur = df[stats.player_mask(df.player)]
+        rung_players = _study_rungs(heur)
+        heur = heur[heur.player.isin(rung_players)]
+        if heur.player.nunique() < 2:
+            return rows.assign(rung="", rung_rank=np.nan)
+        diff = ladder.difficulty_by_rung(heur, solved)
+        order = list(diff.difficulty.cat.categories)
+        d = diff.assign(rung=diff.difficulty.astype(str), rung_rank=diff.difficulty.cat.codes.astype(float))
+    else:
+        held = cheap.pairs()
+        games = held.groupby("player").game.nunique()
+        h = held[held.player.isin(games[games >= 2].index)]
+        if h.player.nunique() < 2:
+            return rows.assign(rung="", rung_rank=np.nan)
+        rungs = list((h.groupby("player").cpu_us.sum() / h.groupby("player").deals.sum()).sort_values(kind="stable").index)
+        order = rungs + [ladder.SOLVER_ONLY, ladder.UNKNOWN, ladder.UNWINNABLE]
+        frames = []
+        for game in rows.game.unique():
+            played = [p for p in rungs if ((h.game == game) & (h.player == p)).any()]
+            if played:
+                frames.append(cheap.cheapest_rung(game, played, solved, keys=rows[rows.game == game]).assign(game=game))
+        d = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
+        d = d.assign(rung=d.difficulty.astype(str), rung_rank=[float(order.index(x)) for x in d.difficulty])
     d.loc[d.rung.isin([ladder.UNKNOWN, ladder.UNWINNABLE]), "rung_rank"] = np.nan
     out = rows.merge(d[["game", "seed", "deal", "rung", "rung_rank"]], on=["game", "seed", "deal"], how="left")
     out["rung"] = out.rung.fillna("")

@@ -52,38 +52,39 @@ def rungs(df: pd.DataFrame) -> list[str]:
     return list(heur.groupby("player", observed=True).cpu_us.mean().sort_values(kind="stable").index)
 
 
-def ladder_table(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
+def ladder_table(df, solved: pd.DataFrame | None = None, order: list[str] | None = None) -> pd.DataFrame:
     """Per game (in the study's order) and rung: win rate, share of the solver's winnable deals won (95% Wilson), CPU
     per deal.
 
-    ``solved`` is :func:`verdicts` (of ``df`` itself when not given).
+    ``df``: rows (a frame), or the rungs' rows where they lie (:class:`analysis.scan.CheapRows`, with ``solved``
+    and ``order`` given). ``solved`` is :func:`verdicts` (of ``df`` itself when not given); ``order`` the rungs
+    cheapest first (:func:`rungs` of ``df`` when not given).
     """
-    solved = verdicts(df) if solved is None else solved
-    won_deals = solved[solved.verdict == "won"].set_index(["game", "seed", "deal"]).index
     from .games import in_study_order
+    from .scan import as_rows
 
-    rows = []
-    heur = df[player_mask(df.player)]
-    for game in in_study_order(heur.game.unique()):
-        g = heur[heur.game == game]
-        for rung in rungs(df):
-            p = g[g.player == rung]
-            if p.empty:
+    solved = verdicts(df) if solved is None else solved
+    order = rungs(df) if order is None else order
+    rows = as_rows(df)
+    counts = rows.counts(["game", "player"]).set_index(["game", "player"])
+    winnable = rows.on_deals(solved[solved.verdict == "won"][["game", "seed", "deal"]]).set_index(["game", "player"])
+    cpu = rows.cpu(["game", "player"]).set_index(["game", "player"])
+    out = []
+    for game in in_study_order(counts.index.get_level_values(0).unique()):
+        for rung in order:
+            if (game, rung) not in counts.index:
                 continue
-            n, won = len(p), int(p.won.sum())
+            n, won = int(counts.deals[(game, rung)]), int(counts.won[(game, rung)])
             lo, hi = wilson(won, n)
-            keyed = p.set_index(["game", "seed", "deal"])
-            common = keyed.index.intersection(won_deals)
-            w_n = len(common)
-            w_won = int(keyed.loc[common, "won"].sum()) if w_n else 0
+            w_n = int(winnable.deals.get((game, rung), 0))
+            w_won = int(winnable.won.get((game, rung), 0)) if w_n else 0
             w_lo, w_hi = wilson(w_won, w_n)
-            cpu = p.cpu_us.to_numpy()  # (integers: the mean and quantiles are exact, wherever they are counted)
-            rows.append({"game": game, "player": rung, "deals": n, "won": won, "rate": won / n, "ci_low": lo, "ci_high": hi,
-                         "winnable": w_n, "winnable_won": w_won, "share_of_winnable": w_won / w_n if w_n else np.nan,
-                         "share_ci_low": w_lo, "share_ci_high": w_hi,
-                         "cpu_ms_mean": int(cpu.sum()) / n / 1000, "cpu_ms_median": float(np.median(cpu)) / 1000,
-                         "cpu_ms_p90": float(np.percentile(cpu, 90)) / 1000})
-    return pd.DataFrame(rows)
+            c = cpu.loc[(game, rung)]  # (integer microseconds: exact, wherever they are counted)
+            out.append({"game": game, "player": rung, "deals": n, "won": won, "rate": won / n, "ci_low": lo, "ci_high": hi,
+                        "winnable": w_n, "winnable_won": w_won, "share_of_winnable": w_won / w_n if w_n else np.nan,
+                        "share_ci_low": w_lo, "share_ci_high": w_hi, "cpu_ms_mean": int(c.cpu_sum) / n / 1000,
+                        "cpu_ms_median": float(c.cpu_median) / 1000, "cpu_ms_p90": float(c.cpu_p90) / 1000})
+    return pd.DataFrame(out)
 
 
 def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -121,12 +122,28 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
     return res
 
 
-def difficulty_shares(diff: pd.DataFrame) -> pd.DataFrame:
-    """The share of each game's deals at each difficulty (rows: difficulty in ladder order; columns: games)."""
+def difficulty_shares(diff: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:
+    """The share of each game's deals at each difficulty (rows: difficulty in ladder order; columns: games).
+
+    ``diff``: :func:`difficulty_by_rung`'s deals, or their counts (game, difficulty, n) with the rungs' ``order``.
+    """
     if diff.empty:
         return pd.DataFrame()
-    counts = pd.crosstab(diff.difficulty, diff.game, dropna=False)
+    if "n" in diff.columns:
+        counts = _table(diff.rename(columns={"difficulty": "a", "game": "b"}), order + [SOLVER_ONLY, UNKNOWN, UNWINNABLE],
+                        sorted(diff.game.unique()), "difficulty", "game")
+    else:
+        counts = pd.crosstab(diff.difficulty, diff.game, dropna=False)
     return counts / counts.sum()
+
+
+def _table(counted: pd.DataFrame, rows: list[str], columns: list[str], row_name: str, column_name: str) -> pd.DataFrame:
+    """Counts (columns a, b, n) as a full table: every row and column named, in their order, empty cells 0."""
+    t = counted.pivot_table(index="a", columns="b", values="n", aggfunc="sum", fill_value=0, observed=True)
+    t = t.reindex(index=rows, columns=columns, fill_value=0).astype("int64")
+    t.index = pd.CategoricalIndex(rows, categories=rows, ordered=True, name=row_name)
+    t.columns = pd.Index(columns, name=column_name)
+    return t
 
 
 def paired_difficulty(diff: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -135,3 +152,9 @@ def paired_difficulty(diff: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     y = diff[diff.game == b].set_index(["seed", "deal"]).difficulty
     j = pd.concat([x.rename(a), y.rename(b)], axis=1, join="inner")
     return pd.crosstab(j[a], j[b], dropna=False)
+
+
+def paired_difficulty_of_counts(counted: pd.DataFrame, order: list[str], a: str, b: str) -> pd.DataFrame:
+    """:func:`paired_difficulty` of pairs already counted (columns a, b: the two games' difficulties of one deal; n)."""
+    classes = order + [SOLVER_ONLY, UNKNOWN, UNWINNABLE]
+    return _table(counted, classes, classes, a, b)

@@ -13,12 +13,15 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
 from sim.players.record import COLUMNS
 from sim.study.dataset import MANIFEST, arrow_type
+
+from .scan import is_judge
 
 
 class ResultsError(ValueError):
@@ -30,17 +33,22 @@ def load_results(
     games: list[str] | None = None,
     players: list[str] | None = None,
     columns: list[str] | None = None,
+    judged_only: bool = False,
 ) -> pd.DataFrame:
     """All rows of a dataset, filtered lazily by game and player before anything is read.
 
     ``game`` and ``player`` come back as plain strings whether the files or
     the partition folders hold them; a dialect's ``game`` is ``slug@dialect``
-    (``games`` takes those names too).
+    (``games`` takes those names too). ``judged_only``: only the rows of the
+    players :mod:`analysis.scan` leaves to pandas (the solver's and the other
+    judges', a few seconds of search each); the cheap players' millions stay
+    on disk for :class:`analysis.scan.CheapRows` (their parts are still checked).
     """
     path = Path(path)
     files = parquet_parts(path)
     if not files:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
+    every = files
     nested = _nested_datasets(path)
     # folder keys (game=..., player=...) not stored in the files become string columns
     keys = _folder_keys(path, files[0])
@@ -63,6 +71,8 @@ def load_results(
     except (pa.ArrowException, TypeError, ValueError) as e:
         raise ResultsError(f"{path}: its parts disagree on their columns ({_first_sentence(e)})") from None
     folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
+    if judged_only:
+        files = [f for f in files if is_judge(_folder_values(path, f).get("player", ""))]
     dataset = ds.dataset(
         files,
         schema=pa.unify_schemas([schema, folders]),
@@ -98,6 +108,8 @@ def load_results(
         _no_game_twice(df, files, path)
     if (path / MANIFEST).exists():
         _rows_of_the_manifest(df, load_manifest(path)["experiment"], files, path)
+    if judged_only and len(files) < len(every):
+        _check_cheap_parts(path, [f for f in every if f not in set(files)], len(nested) <= 1)
     return df
 
 
@@ -122,6 +134,75 @@ def _rows_of_the_manifest(df: pd.DataFrame, exp: dict, files: list[str], path: P
         raise ResultsError(f"{path}: {f'{where}: ' if where else ''}rows of {column} {', '.join(other[:3])}, which the dataset's "
                            f"manifest does not name ({', '.join(sorted(map(str, allowed)))[:80]}): a part of another dataset? "
                            "move it out")
+
+
+def _check_cheap_parts(path: Path, files: list[str], one_dataset: bool) -> None:
+    """The checks :func:`load_results` makes of the rows it reads, made of the parts it leaves on disk from their
+    folders and Parquet statistics alone: each part's seed, game and player are the manifest's, and no two parts
+    of one (game, player) hold the same deal (only parts whose deal ranges overlap are read to find out)."""
+    exp = load_manifest(path).get("experiment", {}) if (path / MANIFEST).exists() else {}
+    spans: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
+    for f in files:
+        where = _folder_values(path, f)
+        game, player = where.get("game", ""), where.get("player", "")
+        seed_lo, seed_hi = _column_range(f, "seed")
+        deal_lo, deal_hi = _column_range(f, "deal")
+        checks = [("seed", {seed_lo, seed_hi} - {None}, {exp["seed"]} if isinstance(exp.get("seed"), int) else None),
+                  ("game", {game}, set(exp["games"]) if isinstance(exp.get("games"), dict) and exp["games"] else None),
+                  ("player", {player}, set(exp["players"]) if isinstance(exp.get("players"), dict) and exp["players"] else None)]
+        for column, found, allowed in checks:
+            other = sorted(map(str, found - allowed)) if allowed is not None else []
+            if other:
+                raise ResultsError(f"{path}: {Path(f).relative_to(path)}: rows of {column} {', '.join(other[:3])}, which the "
+                                   f"dataset's manifest does not name ({', '.join(sorted(map(str, allowed)))[:80]}): a part of "
+                                   "another dataset? move it out")
+        if deal_lo is not None:
+            spans.setdefault((game, player), []).append((deal_lo, deal_hi, f))
+    if not one_dataset:
+        return
+    suspects = []
+    for parts in spans.values():
+        parts.sort()
+        for (lo1, hi1, f1), (lo2, hi2, f2) in zip(parts, parts[1:]):
+            if lo2 <= hi1:
+                suspects += [f1, f2]
+    if suspects:
+        suspects = list(dict.fromkeys(suspects))
+        rows = pd.concat([_key_rows(path, f) for f in suspects], ignore_index=True)
+        _no_game_twice(rows, suspects, path)
+
+
+def _column_range(file: str, column: str) -> tuple[int | None, int | None]:
+    """The lowest and highest value of ``column`` in a part, from its row groups' statistics (read if they have none)."""
+    meta = pq.ParquetFile(file).metadata
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if column not in names or meta.num_rows == 0:
+        return None, None
+    i = names.index(column)
+    lows, highs = [], []
+    for g in range(meta.num_row_groups):
+        st = meta.row_group(g).column(i).statistics
+        if st is None or not st.has_min_max:
+            values = pq.read_table(file, columns=[column]).column(0)
+            return int(pa.compute.min(values).as_py()), int(pa.compute.max(values).as_py())
+        lows.append(st.min)
+        highs.append(st.max)
+    return int(min(lows)), int(max(highs))
+
+
+def _key_rows(path: Path, file: str) -> pd.DataFrame:
+    """A part's (game, player, seed, deal), with the folders' values where the file does not hold them."""
+    names = pq.read_schema(file).names
+    rows = pq.read_table(file, columns=[c for c in ("game", "player", "seed", "deal", "dialect") if c in names]).to_pandas()
+    for c, value in _folder_values(path, file).items():
+        if c not in rows.columns:
+            rows[c] = value
+    for c in ("game", "player"):
+        rows[c] = rows[c].astype(str)
+    if "dialect" in rows.columns:
+        other = rows["dialect"].astype(str) != SHEET
+        rows["game"] = rows["game"].where(~other, rows["game"] + "@" + rows["dialect"].astype(str))
+    return rows
 
 
 def _holds(file: str, path: Path, column: str, values: list[str]) -> bool:
@@ -255,21 +336,40 @@ def manifests(path: str | Path) -> dict[str, dict]:
     return {m.parent.name: load_manifest(m.parent) for m in sorted(path.glob("*/_manifest.json"))}
 
 
-def load_study(path: str | Path) -> tuple[pd.DataFrame, dict[str, dict]]:
-    """Every row of a dataset, or of a folder of datasets (the shipped study), with the folder each came from
-    in ``dataset``; and the manifests (:func:`manifests`)."""
+def study_folders(path: str | Path) -> list[Path]:
+    """The dataset folders :func:`load_study` reads at ``path``, in its order: ``path`` itself, or each folder below it."""
     path = Path(path)
     held = manifests(path)
     if not held or list(held) == [path.name]:
-        return load_results(path).assign(dataset=path.name), held
+        return [path]
     folders = [p for p in sorted(path.iterdir()) if p.is_dir() and parquet_parts(p)]
     if not folders:
         raise ResultsError(f"no results in {path} (expected a folder of Parquet parts)")
-    df = pd.concat([load_results(p).assign(dataset=p.name) for p in folders], ignore_index=True)
+    return folders
+
+
+def study_parts(path: str | Path) -> list[tuple[str, list[str]]]:
+    """(dataset label, its cheap players' Parquet parts) for each folder :func:`load_study` reads: what
+    :class:`analysis.scan.CheapRows` reads where it lies."""
+    path = Path(path)
+    return [(p.name, [f for f in parquet_parts(p) if not is_judge(_folder_values(p, f).get("player", ""))])
+            for p in study_folders(path)]
+
+
+def load_study(path: str | Path, judged_only: bool = False) -> tuple[pd.DataFrame, dict[str, dict]]:
+    """Every row of a dataset, or of a folder of datasets (the shipped study), with the folder each came from
+    in ``dataset``; and the manifests (:func:`manifests`). ``judged_only``: as :func:`load_results`."""
+    path = Path(path)
+    held = manifests(path)
+    folders = study_folders(path)
+    if folders == [path]:
+        return load_results(path, judged_only=judged_only).assign(dataset=path.name), held
+    df = pd.concat([load_results(p, judged_only=judged_only).assign(dataset=p.name) for p in folders], ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
-    held_cpu = (df.groupby("dataset").cpu_us.sum() / 1e6).to_dict()
+    held_us = {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()}
+    held_cpu = {k: v / 1e6 for k, v in held_us.items()}
     df = _one_row_per_game(df)
-    df.attrs["games_held"], df.attrs["cpu_seconds_held"] = held_games, held_cpu
+    df.attrs["games_held"], df.attrs["cpu_seconds_held"], df.attrs["cpu_us_held"] = held_games, held_cpu, held_us
     return df, held
 
 

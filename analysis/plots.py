@@ -276,7 +276,7 @@ def _legend_below(fig: plt.Figure, axes, fontsize: float = 7.5) -> None:
 def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: dict[str, str] | None = None,
                names: dict[str, str] | None = None, columns: int = 4) -> plt.Figure:
     """Distribution of cards home in games not won: small multiples, ``columns`` games a row, players in their
-    colours, one legend below.
+    colours, one legend below. ``df``: rows, or the games not won already counted (game, player, cards_home, n).
 
     ``colours``: a player's colour (the report's, the same in every figure); by default one per player.
     """
@@ -285,12 +285,14 @@ def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: 
     fig, axes = plt.subplots(rows, cols, figsize=(2.75 * cols, 2.1 * rows + 0.4), sharey=True, sharex=True, squeeze=False)
     colours = colours or player_colours(players)
     names = names or {}
+    counted = "n" in df.columns  # (cards home already counted where the rows lie: game, player, cards_home, n)
     for ax, game in zip(axes.flat, games):
-        g = df[(df.game == game) & (df.result != "won")]
+        g = df[df.game == game] if counted else df[(df.game == game) & (df.result != "won")]
         for player in players:
             p = g[g.player == player]
             if len(p):
-                ax.hist(p.cards_home, bins=np.arange(0, 54, 2), histtype="step", weights=np.full(len(p), 100 / len(p)),
+                n = p.n.to_numpy() if counted else np.ones(len(p))
+                ax.hist(p.cards_home, bins=np.arange(0, 54, 2), histtype="step", weights=n * 100 / n.sum(),
                         color=colours[player], lw=1.3, label=names.get(player, player))
         ax.set_title(game_name(game), fontsize=9)
         ax.tick_params(labelsize=7.5)

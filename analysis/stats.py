@@ -46,15 +46,22 @@ def win_rates(df: pd.DataFrame, by: list[str] | None = None) -> pd.DataFrame:
     rows = []
     for key, g in df.groupby(by, sort=True, observed=True):
         key = key if isinstance(key, tuple) else (key,)
-        n = len(g)
-        won = int((g["result"] == "won").sum())
-        unknown = int((g["result"] == "unknown").sum())
+        rows.append(dict(zip(by, key)) | {"deals": len(g), "won": int((g["result"] == "won").sum()),
+                                          "unknown": int((g["result"] == "unknown").sum())})
+    return rates_of_counts(pd.DataFrame(rows, columns=by + ["deals", "won", "unknown"]), by)
+
+
+def rates_of_counts(counts: pd.DataFrame, by: list[str] | None = None) -> pd.DataFrame:
+    """:func:`win_rates` of counts already made (``by`` + deals, won, unknown; sorted by ``by``), wherever they were
+    counted: in pandas, or where the rows lie (:class:`analysis.scan.CheapRows`)."""
+    by = by or KEYS
+    rows = []
+    for row in counts.itertuples(index=False):
+        d = row._asdict()
+        n, won, unknown = int(d["deals"]), int(d["won"]), int(d["unknown"])
         mid, lo, hi = rate_interval(won, unknown, n)
-        rows.append(
-            dict(zip(by, key))
-            | {"deals": n, "won": won, "unknown": unknown, "rate": mid, "ci_low": lo, "ci_high": hi,
-               "half_width": (hi - lo) / 2}
-        )
+        rows.append({k: d[k] for k in by} | {"deals": n, "won": won, "unknown": unknown, "rate": mid, "ci_low": lo,
+                                              "ci_high": hi, "half_width": (hi - lo) / 2})
     return pd.DataFrame(rows, columns=by + ["deals", "won", "unknown", "rate", "ci_low", "ci_high", "half_width"])
 
 
@@ -127,9 +134,16 @@ def paired(df: pd.DataFrame, a: tuple[str, str], b: tuple[str, str]) -> Paired |
     only_a = int((joined.a & ~joined.b).sum())
     only_b = int((~joined.a & joined.b).sum())
     neither = int((~joined.a & ~joined.b).sum())
+    return paired_of_counts(a, b, both, only_a, only_b, neither)
+
+
+def paired_of_counts(a: tuple[str, str], b: tuple[str, str], both: int, only_a: int, only_b: int, neither: int) -> Paired | None:
+    """:func:`paired` of the 2x2 table already counted (in pandas, or by a join where the rows lie); None when empty."""
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return None
     d, lo, hi = newcombe_paired(both, only_a, only_b, neither)
     p = 1.0 if only_a + only_b == 0 else float(mcnemar([[both, only_a], [only_b, neither]], exact=True).pvalue)
-    n = len(joined)
     label = lambda k: f"{k[0]} / {k[1]}"  # noqa: E731
     return Paired(label(a), label(b), n, both, only_a, only_b, neither,
                   (both + only_a) / n, (both + only_b) / n, d, lo, hi, p)
@@ -173,11 +187,17 @@ def player_mask(players: pd.Series) -> pd.Series:
 
 
 def players_by_strength(df: pd.DataFrame) -> list[str]:
-    """The heuristic players of ``df``, weakest first: by their mean win rate over the games they played."""
+    """The heuristic players of ``df``, weakest first: by their mean win rate over the games they played.
+
+    ``df``: rows, or each (game, player)'s deals and won already counted (:meth:`analysis.scan.CheapRows.pairs`).
+    """
     heur = df[player_mask(df.player)]
     if heur.empty:
         return []
-    by_game = heur.groupby(["player", "game"], observed=True).won.mean()
+    if "deals" in heur.columns:
+        by_game = (heur.won / heur.deals).set_axis(pd.MultiIndex.from_frame(heur[["player", "game"]])).sort_index()
+    else:
+        by_game = heur.groupby(["player", "game"], observed=True).won.mean()
     return list(by_game.groupby(level=0).mean().sort_values(kind="stable").index)
 
 

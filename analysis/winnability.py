@@ -20,7 +20,7 @@ from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import newcombe_paired, paired, player_mask, rate_interval, solver_mask, wilson, win_rates
+from .stats import newcombe_paired, paired, player_mask, rate_interval, rates_of_counts, solver_mask, wilson
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -58,9 +58,12 @@ def winnability(df: pd.DataFrame) -> pd.DataFrame:
 PERFECT = "perfect play"  #: the player label under which the solver's winnability stands beside the players
 
 
-def rates_with_perfect_play(players: pd.DataFrame, solver: pd.DataFrame) -> pd.DataFrame:
-    """Win rates per game and heuristic player (of ``players``), and per game under perfect play (of ``solver``'s rows)."""
-    rows = [win_rates(players[player_mask(players.player)])]
+def rates_with_perfect_play(players, solver: pd.DataFrame) -> pd.DataFrame:
+    """Win rates per game and heuristic player (of ``players``: a frame, or :class:`analysis.scan.CheapRows`), and per
+    game under perfect play (of ``solver``'s rows)."""
+    from .scan import as_rows
+
+    rows = [rates_of_counts(as_rows(players).counts(["game", "player"]))]
     if len(solver):
         w = winnability(solver)
         rows.append(w.assign(player=PERFECT)[["game", "player", "deals", "won", "unknown", "rate", "ci_low", "ci_high", "half_width"]])
@@ -235,34 +238,45 @@ def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.D
     return pd.DataFrame(out)
 
 
-def family(df: pd.DataFrame, best: dict[str, str] | None = None) -> pd.DataFrame:
+def family(df: pd.DataFrame, best: dict[str, str] | None = None, cheap=None, games: list[str] | None = None) -> pd.DataFrame:
     """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
     win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
     that played most deals there, then the one winning most: a short run of a side experiment never stands
-    for the game)."""
+    for the game).
+
+    The players' rows are ``df``'s, or, given ``cheap`` (:class:`analysis.scan.CheapRows`), those of ``games``
+    where they lie.
+    """
+    from .scan import as_rows, pick
+
     is_solver_row = solver_mask(df.player)
+    players = as_rows(df) if cheap is None else cheap.only(pick(games))
+    held = players.pairs()
     w = winnability(df[is_solver_row]).set_index("game")
     # the solved games, then those only a player has played yet: no verdict (0 deals, no rate), but the player's
     # wins bound winnability below
-    games = list(w.index) + sorted(set(df.game[~is_solver_row]) - set(w.index))
+    games = list(w.index) + sorted(set(held.game) - set(w.index))
     counts = ["deals", "won", "lost", "unknown"]
     w = w.reindex(games).fillna({c: 0 for c in counts}).astype({c: int for c in counts})
     rows = []
     for g in w.itertuples():  # (itertuples keeps each column's type)
         game = g.Index
         solver = df[(df.game == game) & is_solver_row]
-        heur = df[(df.game == game) & ~is_solver_row]
-        by = heur.groupby("player", observed=True).won.agg(["size", "mean"])
-        label = (best or {}).get(game) or (max(by.index, key=lambda k: tuple(by.loc[k])) if len(heur) else None)
-        p = heur[heur.player == label] if label else heur.iloc[:0]
+        here = held[held.game == game].set_index("player")
+        by = pd.DataFrame({"size": here.deals, "mean": here.won / here.deals})
+        label = (best or {}).get(game) or (max(by.index, key=lambda k: tuple(by.loc[k])) if len(by) else None)
+        p = pick([game], [label] if label else [])
         if len(solver):  # the player on the deals the solver settled too
-            p = p.merge(solver[["seed", "deal"]].drop_duplicates(), on=["seed", "deal"])
-        lo, hi = wilson(int(p.won.sum()), len(p))
+            c = players.on_deals(solver[["seed", "deal"]].drop_duplicates(), p=p, by=["game"])
+        else:
+            c = players.counts(["game"], p)
+        n, won = (int(c.deals.iloc[0]), int(c.won.iloc[0])) if len(c) else (0, 0)
+        lo, hi = wilson(won, n)
         anchor = ANCHORS.get(game)
         rows.append({"game": game, "deals": g.deals, "won": g.won, "lost": g.lost, "unknown": g.unknown,
                      "rate": g.rate, "ci_low": g.ci_low, "ci_high": g.ci_high,
                      "cpu_s_mean": solver.cpu_us.mean() / 1e6 if len(solver) else np.nan,
-                     "player": label, "player_deals": len(p), "player_rate": p.won.mean() if len(p) else np.nan,
+                     "player": label, "player_deals": n, "player_rate": won / n if n else np.nan,
                      "player_ci_low": lo, "player_ci_high": hi,
                      "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
                      "anchor_inside": None if anchor is None or not g.deals else bool(g.ci_low <= anchor[1] <= g.ci_high)})
@@ -290,7 +304,7 @@ def sheet_of(game: str) -> str:
     return str(game).split("@", 1)[0]
 
 
-def dialects(df: pd.DataFrame) -> pd.DataFrame:
+def dialects(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     """Each dialect against its rule sheet, paired by deal: under perfect play and for every player that played both.
 
     One row per (dialect, player): deals paired, win rate in the sheet and in the dialect, the difference
@@ -298,9 +312,14 @@ def dialects(df: pd.DataFrame) -> pd.DataFrame:
     other (a supermove is a macro of single moves: there must be none either way; PySol's sequence moves
     only add moves: none won in the sheet and lost in the dialect), and the mean moves of a win in each.
     """
+    from .compare import pair
+    from .scan import as_rows
+
     rows = []
     solver = df[solver_mask(df.player)]
-    for dialect in sorted(g for g in set(df.game) if is_dialect(g)):
+    players = as_rows(df) if cheap is None else cheap
+    held = players.pairs()
+    for dialect in sorted(g for g in set(df.game) | set(held.game) if is_dialect(g)):
         sheet = sheet_of(dialect)
         pp = perfect_play_pair(solver, dialect, sheet)
         if pp is not None:
@@ -310,16 +329,15 @@ def dialects(df: pd.DataFrame) -> pd.DataFrame:
                          "diff": pp.diff, "diff_low": pp.diff_low, "diff_high": pp.diff_high,
                          "won_sheet_lost_dialect": int(t.loc["lost", "won"]), "won_dialect_lost_sheet": int(t.loc["won", "lost"]),
                          "moves_sheet": _mean_win_moves(solver, sheet, dialect), "moves_dialect": _mean_win_moves(solver, dialect, sheet)})
-        heur = df[player_mask(df.player)]
-        for player in sorted(set(heur[heur.game == dialect].player)):
-            pr = paired(heur, (dialect, player), (sheet, player))
+        for player in sorted(set(held.player[held.game == dialect])):
+            pr = pair(players, (dialect, player), (sheet, player))
             if pr is None:
                 continue
             rows.append({"dialect": dialect, "sheet": sheet, "player": player, "deals": pr.deals, "sheet_rate": pr.rate_b,
                          "dialect_rate": pr.rate_a, "diff": pr.diff, "diff_low": pr.diff_low, "diff_high": pr.diff_high,
                          "won_sheet_lost_dialect": pr.only_b, "won_dialect_lost_sheet": pr.only_a,
-                         "moves_sheet": _mean_win_moves(heur[heur.player == player], sheet, dialect),
-                         "moves_dialect": _mean_win_moves(heur[heur.player == player], dialect, sheet)})
+                         "moves_sheet": players.mean_win_moves(player, sheet, dialect),
+                         "moves_dialect": players.mean_win_moves(player, dialect, sheet)})
     return pd.DataFrame(rows)
 
 
@@ -335,26 +353,33 @@ def _mean_win_moves(df: pd.DataFrame, game: str, other: str) -> float:
 HIDDEN = "hidden"  #: the player who cannot see the face-down cards (:mod:`sim.players.hidden`)
 
 
-def hidden_cards(df: pd.DataFrame) -> pd.DataFrame:
+def hidden_cards(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     """What the face-down cards cost a player: each ``hidden`` run against the same beam seeing every card.
 
     One row per (game, hidden-player label): its deals and win rate (Wilson interval); the beam of the
     same budget and width on the same deals, and the difference (beam minus hidden, Newcombe's paired
     interval); the share of those deals the solver won; the published figure and whether it lies in the
-    hidden player's interval. A hidden run without its beam gets no difference.
+    hidden player's interval. A hidden run without its beam gets no difference. The players' rows are
+    ``df``'s, or those where they lie (``cheap``: :class:`analysis.scan.CheapRows`).
     """
+    from .compare import pair
+    from .scan import as_rows, pick
+
     rows = []
-    heur = df[player_mask(df.player)]
+    players = as_rows(df) if cheap is None else cheap
+    held = players.pairs()
     solved = verdicts(df)
-    for (game, label), h in heur[heur.player.astype(str).str.split(":").str[0] == HIDDEN].groupby(["game", "player"], observed=True):
-        params = json.loads(h.player_params.iloc[0])
+    hidden = held[held.player.astype(str).str.split(":").str[0] == HIDDEN]
+    for game, label, n, won in zip(hidden.game, hidden.player, hidden.deals, hidden.won):
+        params = json.loads(players.first("player_params", game, label))
         beam = parse_player(f"beam:budget={params['budget']},width={params['width']}").label
-        pr = paired(heur, (game, beam), (game, label))
-        won = int(h.won.sum())
-        lo, hi = wilson(won, len(h))
-        v = solved[solved.game == game].merge(h[["seed", "deal"]], on=["seed", "deal"])
+        pr = pair(players, (game, beam), (game, label))
+        n, won = int(n), int(won)
+        lo, hi = wilson(won, n)
+        here = solved[solved.game == game]
+        v = here.merge(players.rows_on(here[["seed", "deal"]], pick([game], [label]), ["seed", "deal"]), on=["seed", "deal"])
         anchor = ANCHORS.get(game)
-        rows.append({"game": game, "player": label, "hidden": params["hidden"], "deals": len(h), "rate": won / len(h),
+        rows.append({"game": game, "player": label, "hidden": params["hidden"], "deals": n, "rate": won / n,
                      "ci_low": lo, "ci_high": hi, "beam": beam, "beam_deals": pr.deals if pr else 0,
                      "beam_rate": pr.rate_a if pr else np.nan, "diff": pr.diff if pr else np.nan,
                      "diff_low": pr.diff_low if pr else np.nan, "diff_high": pr.diff_high if pr else np.nan,

@@ -29,9 +29,9 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from .. import designs, stats
+from .. import designs, scan, stats
 from ..games import in_study_order
-from ..load import ResultsError, load_results, load_study
+from ..load import ResultsError, load_results, load_study, study_parts
 from . import page
 from .model import Report, Section
 from .page import Artifacts, slug
@@ -101,27 +101,29 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
         raise ResultsError(f"the report folder {out} and the dataset {data} must not contain each other: choose another --out")
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "index.html").exists())):
         raise ResultsError(f"{out} exists and is not a castle report: choose another --out")
-    df, held = load_study(data)
+    df, held = load_study(data, judged_only=True)
     ref_path = default_reference() if reference == "default" else (Path(reference) if reference else None)
     ref = None
     if ref_path is not None and ref_path.resolve() != d and d not in ref_path.resolve().parents:
         try:
-            rows = load_results(ref_path)
+            rows = load_results(ref_path, judged_only=True)
         except ResultsError as e:
             raise ResultsError(f"the reference {ref_path}: {e}") from None
         ref = rows[designs.exact_mask(rows.player)]
+    cheap = scan.CheapRows(study_parts(data))
     if reference not in ("default", None):
-        _check_reference(df, ref, Path(reference))
+        _check_reference(df, cheap, ref, Path(reference))
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]  # folders this build creates
     _remove_stale(out)
     finished = False
     try:
-        index = _write(df, held, data, work, ref, shown_path(ref_path) if ref is not None else "", replays)
+        index = _write(df, cheap, held, data, work, ref, shown_path(ref_path) if ref is not None else "", replays)
         _swap(work, out, old)
         finished = True
     finally:
+        cheap.close()
         with _signals_held():  # a second Ctrl-C must not stop the clearing up half way
             shutil.rmtree(work, ignore_errors=True)
             shutil.rmtree(old, ignore_errors=True)
@@ -132,10 +134,10 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     return out / index.name
 
 
-def _check_reference(df, ref, reference: Path) -> None:
+def _check_reference(df, cheap, ref, reference: Path) -> None:
     """A reference named by the caller must give perfect play for the games the dataset did not solve itself."""
     solved = set(df.game[designs.exact_mask(df.player)].unique()) if len(df) else set()
-    needed = [g for g in in_study_order(df.game.unique()) if g not in solved]
+    needed = [g for g in in_study_order(set(df.game.unique()) | set(cheap.pairs().game)) if g not in solved]
     if not needed:
         return
     have = set(ref.game.unique()) if ref is not None and len(ref) else set()
@@ -180,13 +182,16 @@ def _signals_held():
             signal.raise_signal(s)
 
 
-def _write(df, held, data: Path, work: Path, ref, ref_name: str, replays: bool) -> Path:
+def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays: bool) -> Path:
     """Compute every section and write the page into ``work``."""
     work.mkdir(parents=True)
-    games = in_study_order(df.game.unique())
-    seed = int(df.seed.iloc[0]) if len(df) else 0
+    pairs = cheap.pairs()
+    games = in_study_order(set(df.game.unique()) | set(pairs.game))
+    _count_cheap_rows(df, cheap)
+    seeds = sorted(set(df.seed.unique()) | set(cheap.seeds()))
+    seed = int(seeds[0]) if seeds else 0
     r = Report(df, held, data, Artifacts(work), ref, ref_name, _replayer(seed) if replays else None, games,
-               stats.players_by_strength(df))
+               stats.players_by_strength(pairs), cheap)
     env = environment()
     sections = []
     for make in sections_in_order():
@@ -201,11 +206,23 @@ def _write(df, held, data: Path, work: Path, ref, ref_name: str, replays: bool) 
         sections.append(s)
     names = [str(m.get("experiment", {}).get("name") or label) for label, m in held.items()] or [data.name]
     title = "Castle report: " + (names[0] if len(names) == 1 else data.name)
-    subtitle = (f"{len(df):,} games" + (f" of {len(names)} experiments" if len(names) > 1 else "") + f" in {shown_path(data)}"
+    subtitle = (f"{len(df) + len(cheap):,} games" + (f" of {len(names)} experiments" if len(names) > 1 else "") + f" in {shown_path(data)}"
                 + (f"; perfect play for the games it did not solve from {ref_name}" if ref_name else ""))
     index = work / "index.html"
     index.write_text(env.get_template("page.html.j2").render(title=title, subtitle=subtitle, sections=sections), encoding="utf-8")
     return index
+
+
+def _count_cheap_rows(df, cheap) -> None:
+    """Add the cheap rows' games and CPU per experiment folder to what :func:`analysis.load.load_study` counted of
+    the judged rows (the experiments table's and the completeness notes' numbers)."""
+    games = dict(df.attrs.get("games_held") or df.dataset.value_counts().to_dict())
+    cpu_us = dict(df.attrs.get("cpu_us_held") or {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()})
+    for row in cheap.held.itertuples():
+        games[row.dataset] = games.get(row.dataset, 0) + int(row.games)
+        cpu_us[row.dataset] = cpu_us.get(row.dataset, 0) + int(row.cpu_us)
+    df.attrs["games_held"], df.attrs["cpu_us_held"] = games, cpu_us
+    df.attrs["cpu_seconds_held"] = {k: v / 1e6 for k, v in cpu_us.items()}
 
 
 def _swap(work: Path, out: Path, old: Path) -> None:

@@ -13,9 +13,10 @@ from typing import Callable
 
 import pandas as pd
 
-from .. import compare, designs, ladder, plots, stats, winnability
+from .. import compare, designs, ladder, plots, scan, stats, winnability
 from ..labels import short_names
 from ..load import unfinished
+from ..scan import CheapRows
 from .page import Artifacts
 
 
@@ -37,7 +38,13 @@ class Section:
 
 @dataclass
 class Report:
-    """The dataset and what is made of it once."""
+    """The dataset and what is made of it once.
+
+    ``df`` holds the judged rows whole (the solver's, the solver in phases', the corridor's, the mistake
+    finder's: seconds of search each, so few); ``cheap`` the heuristic players' rows where they lie, asked
+    only for aggregates (:mod:`analysis.scan`), so a report of millions of games takes no more memory than
+    one of thousands.
+    """
 
     df: pd.DataFrame
     manifests: dict[str, dict]
@@ -48,6 +55,7 @@ class Report:
     replay: Callable | None = None  #: writes a replay page: (game, deal, player, path) -> None
     games: list[str] = field(default_factory=list)  #: the games here, the study's first
     players: list[str] = field(default_factory=list)  #: the heuristic players here, weakest first
+    cheap: CheapRows | None = None  #: the heuristic players' rows (None: ``df`` holds every row, as a notebook's frame)
 
     # ---- rows -------------------------------------------------------------------------------------------------
 
@@ -57,9 +65,9 @@ class Report:
         return self.df[stats.solver_mask(self.df.player)]
 
     @cached_property
-    def heuristic(self) -> pd.DataFrame:
-        """Every other player's rows."""
-        return self.df[stats.player_mask(self.df.player)]
+    def held(self) -> pd.DataFrame:
+        """Each (game, heuristic player) held: its games, wins and CPU (microseconds)."""
+        return self.cheap.pairs()
 
     def solver_rows(self, game: str) -> tuple[pd.DataFrame, str]:
         """The solver's rows of ``game``: this dataset's, else the shipped study's; and where they come from."""
@@ -105,13 +113,14 @@ class Report:
     @cached_property
     def rungs(self) -> list[str]:
         """The players the answer shows (:func:`analysis.compare.headline_players`), weakest first."""
-        return compare.headline_players(self.df, self.players)
+        return compare.headline_players(self.held, self.players)
 
     @cached_property
     def names(self) -> dict[str, str]:
         """Every player label's short name in tables and figures (the legend at the end maps them back)."""
-        labels = list(self.df.player.unique()) + (list(self.reference.player.unique()) if self.reference is not None else [])
-        return short_names(labels) | {compare.PERFECT: compare.PERFECT}
+        labels = (list(self.df.player.unique()) + list(self.held.player.unique())
+                  + (list(self.reference.player.unique()) if self.reference is not None else []))
+        return short_names(list(dict.fromkeys(labels))) | {compare.PERFECT: compare.PERFECT}
 
     def name(self, player: str) -> str:
         return self.names.get(player, player)
@@ -128,27 +137,67 @@ class Report:
     @cached_property
     def rates(self) -> pd.DataFrame:
         """Win rates of every player per game, and perfect play (on all its deals, and on the rungs' deals)."""
-        return compare.rates(self.df, self.perfect, self.rungs)
+        return compare.rates(self.cheap, self.perfect, self.rungs)
 
     @cached_property
     def game_pairs(self) -> pd.DataFrame:
         """Selective Castle minus the other games of the study, per rung and under perfect play."""
-        return compare.game_pairs(self.df, self.perfect, self.rungs)
+        return compare.game_pairs(self.cheap, self.perfect, self.rungs)
+
+    @cached_property
+    def ladder_games(self) -> list[str]:
+        """The games two rungs or more played (a dialect one player played has no ladder)."""
+        h = self.held[self.held.player.isin(self.rungs)]
+        played = h.groupby("game").player.nunique()
+        return [g for g in self.games if played.get(g, 0) >= 2]
+
+    @cached_property
+    def ladder_pick(self) -> scan.Pick:
+        """The rungs' rows in :attr:`ladder_games`."""
+        return scan.pick(self.ladder_games, self.rungs)
+
+    @cached_property
+    def ladder_order(self) -> list[str]:
+        """The rungs of the ladder, cheapest first (mean CPU per deal over every game they played)."""
+        h = self.held[self.held.player.isin(self.rungs) & self.held.game.isin(self.ladder_games)]
+        mean = h.groupby("player").cpu_us.sum() / h.groupby("player").deals.sum()
+        return list(mean.sort_values(kind="stable").index)
 
     @cached_property
     def difficulty(self) -> pd.DataFrame:
-        """Per deal every rung of its game played: the cheapest rung that wins it (:func:`analysis.ladder.difficulty_by_rung`)."""
-        heur = self.ladder_rows
-        if heur.player.nunique() < 2:
-            return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
-        return ladder.difficulty_by_rung(heur, self.verdicts)
+        """Per game, how many deals every rung of it played have each cheapest winning rung
+        (:func:`analysis.ladder.difficulty_by_rung`, counted where the rows lie): game, difficulty, n."""
+        frames = []
+        if len(self.ladder_order) >= 2:
+            for game in self.ladder_games:
+                played = [p for p in self.ladder_order if ((self.held.game == game) & (self.held.player == p)).any()]
+                c = self.cheap.cheapest_rung(game, played, self.verdicts)
+                frames.append(c.assign(game=game))
+        if not frames:
+            return pd.DataFrame(columns=["game", "difficulty", "n"])
+        return pd.concat(frames, ignore_index=True)[["game", "difficulty", "n"]]
+
+    def difficulty_pairs(self, a: str, b: str) -> pd.DataFrame:
+        """The same deals' cheapest winning rung in games ``a`` (rows) and ``b`` (columns), counted."""
+        played = {g: [p for p in self.ladder_order if ((self.held.game == g) & (self.held.player == p)).any()] for g in (a, b)}
+        counted = self.cheap.cheapest_rung(a, played[a], self.verdicts, pair_with=(b, played[b]))
+        return ladder.paired_difficulty_of_counts(counted, self.ladder_order, a, b)
 
     @cached_property
-    def ladder_rows(self) -> pd.DataFrame:
-        """The rungs' rows in the games two rungs or more played (a dialect one player played has no ladder)."""
-        heur = self.heuristic[self.heuristic.player.isin(self.rungs)]
-        played = heur.groupby("game", observed=True).player.nunique()
-        return heur[heur.game.isin(played[played >= 2].index)]
+    def solver_only(self) -> pd.DataFrame:
+        """The deals every rung of their game played and lost and the solver won (game, seed, deal)."""
+        frames = []
+        won = self.verdicts[self.verdicts.verdict == "won"]
+        if len(self.ladder_order) >= 2:
+            for game in self.ladder_games:
+                played = [p for p in self.ladder_order if ((self.held.game == game) & (self.held.player == p)).any()]
+                d = self.cheap.cheapest_rung(game, played, self.verdicts, keys=won[won.game == game])
+                frames.append(d[d.difficulty == ladder.SOLVER_ONLY].assign(game=game))
+        frames = [f for f in frames if len(f)]
+        if not frames:
+            return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
+        out = pd.concat(frames, ignore_index=True)[["game", "seed", "deal", "difficulty"]]
+        return out.sort_values(["game", "seed", "deal"], ignore_index=True)
 
     @cached_property
     def perfect_pairs(self) -> list[tuple[str, str, winnability.PerfectPlayPair]]:
@@ -170,25 +219,35 @@ class Report:
         """Experiment folder -> (games it holds, games its experiment plays), for each run that has not finished."""
         return {label: (have, expected) for label, have, expected in unfinished(self.df, self.manifests)}
 
-    def incomplete(self, rows: pd.DataFrame) -> list[str]:
-        """A line for each unfinished experiment whose rows change what ``rows`` say: one that holds deals (of a game
-        and player) no finished experiment among ``rows`` holds too. Said where the numbers are used."""
-        if "dataset" not in rows.columns or not self.unfinished:
+    def incomplete(self, rows: pd.DataFrame | None = None, cheap: scan.Pick | None = None) -> list[str]:
+        """A line for each unfinished experiment whose rows change what ``rows`` (judged rows) and ``cheap`` (a pick
+        of the heuristic players' rows) say: one that holds deals (of a game and player) no finished experiment
+        among them holds too. Said where the numbers are used."""
+        if not self.unfinished:
             return []
-        held = set(rows.dataset.unique())
+        rows = rows if rows is not None and "dataset" in rows.columns else self.df.iloc[:0]
+        held = set(rows.dataset.unique()) | (self.cheap.held_by(cheap) if cheap is not None else set())
         lines = []
         for label, (have, expected) in self.unfinished.items():
             if label not in held:
                 continue
-            mine = rows[rows.dataset == label]
-            others = rows[~rows.dataset.isin(self.unfinished)]
-            key = ["game", "player", "seed", "deal"] if not stats.solver_mask(mine.player).all() else ["game", "seed", "deal"]
-            if len(mine.merge(others[key].drop_duplicates(), on=key)) == len(mine):
+            if not self._adds(rows, label) and not (cheap is not None and self.cheap.not_elsewhere(
+                    label, [d for d in held if d not in self.unfinished], cheap, ["game", "player", "seed", "deal"])):
                 continue  # every one of its games is also in a finished experiment
             lines.append(f"{label} holds {have:,} of {expected:,} games of its experiment: its numbers here are of the games "
                          f"played so far (rerun the experiment to resume it)")
         return lines
 
-    def running(self, rows: pd.DataFrame) -> list[str]:
+    def _adds(self, rows: pd.DataFrame, label: str) -> bool:
+        """Do the judged ``rows`` of dataset ``label`` hold a deal no finished experiment among them holds?"""
+        mine = rows[rows.dataset == label]
+        if mine.empty:
+            return False
+        others = rows[~rows.dataset.isin(self.unfinished)]
+        key = ["game", "player", "seed", "deal"] if not stats.solver_mask(mine.player).all() else ["game", "seed", "deal"]
+        return len(mine.merge(others[key].drop_duplicates(), on=key)) != len(mine)
+
+    def running(self, rows: pd.DataFrame | None = None, cheap: scan.Pick | None = None) -> list[str]:
         """:meth:`incomplete` in a few words each (``precision-streets: 4,000 of 590,000 games so far``)."""
-        return [f"{line.split(' holds ')[0]}: {line.split(' holds ')[1].split(' games')[0]} games so far" for line in self.incomplete(rows)]
+        return [f"{line.split(' holds ')[0]}: {line.split(' holds ')[1].split(' games')[0]} games so far"
+                for line in self.incomplete(rows, cheap)]

@@ -28,16 +28,21 @@ def summary(
     deals with one verdict per deal, and each phased run's other deals as a stratum of their own (analysis/designs.py).
     """
     from analysis.designs import estimates
-    from analysis.load import ResultsError, load_study
+    from analysis.load import ResultsError, load_study, study_parts
+    from analysis.scan import CheapRows
 
     from ..study.paths import DEFAULT_DATA
 
     data = data or DEFAULT_DATA
     try:
-        df, _ = load_study(data)
+        df, _ = load_study(data, judged_only=True)  # (the heuristic players' rows are counted where they lie)
     except ResultsError as e:
         raise UserError(str(e)) from None
-    rows = estimates(df)
+    cheap = CheapRows(study_parts(data))
+    try:
+        rows = estimates(df, cheap)
+    finally:
+        cheap.close()
     if json_lines:
         for e in rows:
             typer.echo(e.to_json())

@@ -16,7 +16,9 @@ def players_legend(r: Report) -> Section | None:
     """Every short name of the page, with the player's full specification (its label) and what kind of player it is."""
     from sim.players.registry import parse_player
 
-    labels = list(dict.fromkeys(r.players + sorted(set(r.df.player) | set(r.perfect.player))))
+    held = pd.concat([r.held[["game", "player", "deals"]],
+                      r.df.groupby(["game", "player"], observed=True).size().rename("deals").reset_index()], ignore_index=True)
+    labels = list(dict.fromkeys(r.players + sorted(set(held.player) | set(r.perfect.player))))
     if not labels:
         return None
     rows = []
@@ -25,9 +27,10 @@ def players_legend(r: Report) -> Section | None:
             about = parse_player(label).spec.summary
         except Exception:  # a plug-in not installed here: its label says what there is to say
             about = ""
-        games = sorted(set(r.df.game[r.df.player == label]) | set(r.perfect.game[r.perfect.player == label]))
+        mine = held[held.player == label]
+        games = sorted(set(mine.game) | set(r.perfect.game[r.perfect.player == label]))
         rows.append({"short name": r.name(label), "player": label, "what it is": about, "games": len(games),
-                     "games played": int((r.df.player == label).sum() or (r.perfect.player == label).sum())})
+                     "games played": int(mine.deals.sum() or (r.perfect.player == label).sum())})
     t = pd.DataFrame(rows)
     return Section("Players", "players.html.j2", {"table": r.out.table(t, "players", left=2, fold=len(t) > 30)})
 

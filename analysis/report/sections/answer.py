@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, plots
+from ... import compare, plots, scan
 from ...games import STUDY, colour, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -39,22 +39,22 @@ def answer(r: Report) -> Section:
         fig = plots.headline(shown, r.rungs, study, names=r.names)
         figure = r.out.figure(fig, "answer", _caption(r, study))
     tables = _tables(r, study, pairs)
-    used = r.heuristic[r.heuristic.player.isin(r.rungs) & r.heuristic.game.isin(study)]  # (the cards flag their own runs)
+    used = scan.pick(study, r.rungs)  # (the cards flag their own runs)
     return Section("The answer", "answer.html.j2", {
         "cards": cards, "verdicts": verdicts, "players": players, "figure": figure, "tables": tables,
         "missing": [name(g) for g in STUDY if g not in r.games], "pairing": compare.PAIRING,
-    }, incomplete=r.incomplete(used))
+    }, incomplete=r.incomplete(cheap=used))
 
 
 def _caption(r: Report, study: list[str]) -> str:
     """The figure's caption: which deals each row covers, so no row is compared with one on other deals."""
     spans = []
     for game in study:
-        heur = r.heuristic[(r.heuristic.game == game) & r.heuristic.player.isin(r.rungs)]
-        if len(heur):
-            spans.append(f"{name(game)} {compare.deal_span(heur)}")
+        n, lo, hi = r.cheap.span(scan.pick([game], r.rungs)).iloc[0]
+        if n:
+            spans.append(f"{name(game)} {compare.span_text(int(n), int(lo), int(hi))}")
     where = "; ".join(spans)
-    seeds = sorted(set(r.df.seed.unique()))
+    seeds = sorted(set(r.df.seed.unique()) | set(r.cheap.seeds()))
     return ("Win rate by player, weakest at the top, and under perfect play, per game, with 95% intervals; logit scale. "
             + (f"Every row on the same deals (seed {', '.join(map(str, seeds))}: {where}); perfect play on those deals too, "
                "so it bounds every player." if where else "Perfect play on every deal solved."))

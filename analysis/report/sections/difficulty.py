@@ -17,7 +17,7 @@ def difficulty(r: Report) -> Section | None:
     rows = D.corridor_rows(r.df)
     if rows.empty:
         return None
-    rows = D.with_rungs(rows, r.df)
+    rows = D.with_rungs(rows, r.df, r.cheap)
     games = [g for g in r.games if (rows.game == g).any()]
     seeded = rows[rows.seed >= 0]
     context: dict = {"games": [name(g) for g in games]}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import winnability
+from ... import scan, winnability
 from ...games import INDEPENDENT, STUDY, name
 from ..model import Report, Section
 from ..page import diff_interval, interval, pct
@@ -16,7 +16,7 @@ def family(r: Report) -> Section | None:
     if not others:
         return None
     rows = r.df[r.df.game.isin(others)]
-    f = winnability.family(rows)
+    f = winnability.family(rows, cheap=r.cheap, games=others)
     if f.empty:
         return None
     shown = pd.DataFrame({
@@ -32,12 +32,12 @@ def family(r: Report) -> Section | None:
     most = winnability.most_home_distribution(r.df, "fortress")
     return Section("The whole family", "family.html.j2", {
         "table": r.out.table(shown, "family", raw=f, fold=False), "most": most, "wolter": winnability.WOLTER_MOST_HOME,
-    }, incomplete=r.incomplete(rows))
+    }, incomplete=r.incomplete(rows, scan.pick(others)))
 
 
 def hidden_cards(r: Report) -> Section | None:
     """Face-down cards: what the player who cannot see them wins, beside the same beam seeing every card and the solver."""
-    h = winnability.hidden_cards(r.df)
+    h = winnability.hidden_cards(r.df, r.cheap)
     if h.empty:
         return None
     shown = pd.DataFrame({
@@ -50,12 +50,13 @@ def hidden_cards(r: Report) -> Section | None:
     })
     rows = r.df[r.df.game.isin(h.game)]
     return Section("Playing without seeing the face-down cards", "hidden_cards.html.j2",
-                   {"table": r.out.table(shown, "hidden_cards", left=2, raw=h, fold=False)}, incomplete=r.incomplete(rows))
+                   {"table": r.out.table(shown, "hidden_cards", left=2, raw=h, fold=False)},
+                   incomplete=r.incomplete(rows, scan.pick(h.game)))
 
 
 def dialects(r: Report) -> Section | None:
     """Other programs' dialects against the rule sheet, paired by deal: what they change under perfect play and for players."""
-    d = winnability.dialects(r.df)
+    d = winnability.dialects(r.df, r.cheap)
     if d.empty:
         return None
     shown = pd.DataFrame({
@@ -68,4 +69,5 @@ def dialects(r: Report) -> Section | None:
     })
     rows = r.df[r.df.game.isin(set(d.dialect) | set(d.sheet))]
     return Section("Other programs' dialects", "dialects.html.j2",
-                   {"table": r.out.table(shown, "dialects", left=2, raw=d, fold=False)}, incomplete=r.incomplete(rows))
+                   {"table": r.out.table(shown, "dialects", left=2, raw=d, fold=False)},
+                   incomplete=r.incomplete(rows, scan.pick(set(d.dialect) | set(d.sheet))))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, plots, stats
+from ... import compare, plots, scan, stats
 from ...games import name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -18,19 +18,20 @@ def win_rates(r: Report) -> Section | None:
         return None
     order = {p: i for i, p in enumerate(r.players)}
     heur = heur.assign(_o=heur.player.map(order), _g=heur.game.map({g: i for i, g in enumerate(r.games)})).sort_values(["_o", "_g"])
-    spans = {(g, p): compare.deal_span(rows) for (g, p), rows in r.heuristic.groupby(["game", "player"], observed=True)}
+    spans = {(g, p): compare.span_text(int(n), int(lo), int(hi))
+             for g, p, n, lo, hi in r.cheap.span(by=["game", "player"]).itertuples(index=False, name=None)}
     shown = pd.DataFrame({"player": [r.name(p) for p in heur.player], "game": [name(g) for g in heur.game],
                           "deals": [spans.get((g, p), "") for g, p in zip(heur.game, heur.player)], "won": heur.won,
                           "win rate": [pct(x) for x in heur.rate], "95% interval": [interval(a, b) for a, b in zip(heur.ci_low, heur.ci_high)]})
     return Section("Win rates of the players", "win_rates.html.j2",
                    {"table": r.out.table(shown, "win_rates", left=2, raw=heur.drop(columns=["_o", "_g"]),
                                          summary="Every player's win rate in every game it played")},
-                   incomplete=r.incomplete(r.heuristic))
+                   incomplete=r.incomplete(cheap=scan.ALL))
 
 
 def across_games(r: Report) -> Section | None:
     """The same player in two games, deal by deal: the only comparison across games that measures the games."""
-    t = compare.across_games(r.df, r.players)
+    t = compare.across_games(r.cheap, r.players)
     if t.empty:
         return None
     t["label"] = [r.name(p) for p in t.player]
@@ -48,7 +49,7 @@ def across_games(r: Report) -> Section | None:
 def within_games(r: Report) -> Section | None:
     """Players within a game: each rung against the next weaker one, deal by deal (the advice's variants are compared
     with their own player in the advice section)."""
-    t = compare.within_games(r.df, r.games, r.rungs)
+    t = compare.within_games(r.cheap, r.games, r.rungs)
     if t.empty:
         return None
     t["label"] = [f"{r.name(s)} − {r.name(w)}" for s, w in zip(t.player, t.weaker)]

@@ -17,7 +17,7 @@ def replays(r: Report) -> Section | None:
     """A page per telling deal; a replay that cannot be made is listed with why, and costs the report nothing else."""
     if r.replay is None:
         return None
-    picks = telling_deals(r.solver, r.players, [(a, b) for a, b, _ in r.perfect_pairs], r.difficulty)
+    picks = telling_deals(r.solver, r.players, [(a, b) for a, b, _ in r.perfect_pairs], r.solver_only)
     if not picks:
         return None
     items = []

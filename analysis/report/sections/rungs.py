@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, ladder, plots, stats
+from ... import compare, ladder, plots, scan, stats
 from ...games import SELECTIVE, STREETS, STUDY, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -15,10 +15,10 @@ from ..page import interval, pct
 def ladder_section(r: Report) -> Section | None:
     """The rungs are the players of two study games or more (as in the answer): the variants of one game's
     experiments (the advice's) are not rungs, and a game only one rung played has no ladder."""
-    heur = r.ladder_rows
-    if heur.player.nunique() < 2:
+    if len(r.ladder_order) < 2:
         return None
-    t = ladder.ladder_table(heur, r.verdicts)
+    heur = r.ladder_pick
+    t = ladder.ladder_table(r.cheap.only(heur), r.verdicts, r.ladder_order)
     shown = pd.DataFrame({
         "player": [r.name(p) for p in t.player], "game": [name(g) for g in t.game], "deals": t.deals, "win rate": [pct(x) for x in t.rate],
         "winnable won": [pct(x) if not pd.isna(x) else "n/a" for x in t.share_of_winnable],
@@ -27,14 +27,14 @@ def ladder_section(r: Report) -> Section | None:
         "p90": [f"{x:.1f}" for x in t.cpu_ms_p90]})
     games = [g for g in r.games if (t.game == g).any()]
     context = {
-        "span": compare.deal_span(heur),
+        "span": compare.span_text(*map(int, r.cheap.span(heur).iloc[0])),
         "figure": r.out.figure(plots.ladder(t, games, r.colours, names=r.names), "ladder",
                                "Each rung: share of the solver's winnable deals won against mean CPU per deal, 95% intervals"),
         "table": r.out.table(shown, "ladder", left=2, raw=t, summary="Every rung in every game: win rate, winnable deals won, CPU"),
     }
     diff = r.difficulty
     if len(diff):
-        shares = ladder.difficulty_shares(diff)
+        shares = ladder.difficulty_shares(diff, r.ladder_order)
         shares = shares[[g for g in r.games if g in shares.columns]]
         table = shares.reset_index()
         table["difficulty"] = [r.name(str(c)) for c in table.difficulty]
@@ -43,27 +43,29 @@ def ladder_section(r: Report) -> Section | None:
         context["difficulty_figure"] = r.out.figure(plots.difficulty(shares, r.colours, names=r.names), "difficulty",
                                                     "Share of deals at each difficulty, per game (the same deals in every game)")
         if SELECTIVE in shares.columns and STREETS in shares.columns:
-            cross = ladder.paired_difficulty(diff, SELECTIVE, STREETS)
+            cross = r.difficulty_pairs(SELECTIVE, STREETS)
             cross = cross.loc[cross.sum(axis=1) > 0, cross.sum() > 0]
             cross.index = [r.name(str(c)) for c in cross.index]
             cross.columns = [r.name(str(c)) for c in cross.columns]
             context["paired"] = r.out.table(cross.reset_index(names="Selective \\ Streets"), "difficulty_paired",
                                             summary="The same deals in both games: Selective Castle's difficulty (rows) "
                                                     "against Streets and Alleys' (columns), counts")
-    return Section("The ladder of players", "ladder.html.j2", context, incomplete=r.incomplete(heur))
+    return Section("The ladder of players", "ladder.html.j2", context, incomplete=r.incomplete(cheap=heur))
 
 
 def convergence(r: Report) -> Section | None:
     """How the estimates settle as deals accumulate, one panel per game of the study, for its rungs."""
     games = [g for g in r.games if g in STUDY] or r.games
-    heur = r.heuristic[r.heuristic.player.isin(r.rungs) & r.heuristic.game.isin(games)]
-    frames = [heur]
+    frames = [r.cheap.convergence(scan.pick(games, r.rungs))]
     for game in games:
         s, _ = r.solver_rows(game)
         if len(s):
             v = ladder.verdicts(s)
-            frames.append(pd.DataFrame({"game": game, "player": PERFECT, "seed": v.seed, "deal": v.deal, "result": v.verdict}))
-    conv = stats.convergence(pd.concat(frames, ignore_index=True)[["game", "player", "seed", "deal", "result"]])
+            perfect = pd.DataFrame({"game": game, "player": PERFECT, "seed": v.seed, "deal": v.deal, "result": v.verdict})
+            frames.append(stats.convergence(perfect))
+    conv = pd.concat([f for f in frames if len(f)], ignore_index=True) if any(len(f) for f in frames) else pd.DataFrame()
+    if len(conv):
+        conv = conv.sort_values(["game", "player"], kind="stable").reset_index(drop=True)
     if conv.empty or conv.deals.max() < 400:
         return None
     conv.to_csv(r.out.out / "tables" / "convergence.csv", index=False)
@@ -75,7 +77,7 @@ def convergence(r: Report) -> Section | None:
 
 def cards_home(r: Report) -> Section | None:
     """How far the rungs got in the games they lost, in every game they played."""
-    lost = r.heuristic[r.heuristic.player.isin(r.rungs) & (r.heuristic.result != "won")]
+    lost = r.cheap.histogram("cards_home", ["game", "player"], scan.pick(players=r.rungs, not_won=True))
     games = [g for g in r.games if (lost.game == g).any()]
     if not games:
         return None

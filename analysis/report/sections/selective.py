@@ -7,7 +7,7 @@ import pandas as pd
 from sim.core.cards import RANKS
 
 from ... import advice as advice_stats
-from ... import plots, stats, winnability
+from ... import plots, scan, stats, winnability
 from ...games import SELECTIVE
 from ..model import Report, Section
 from ..page import diff_interval, interval, pct
@@ -17,15 +17,15 @@ def base_rank(r: Report) -> Section | None:
     """The solver's verdict for every base rank, and the base ranks the players founded."""
     solver, source = r.solver_rows(SELECTIVE)
     has_bases = "bases_won" in solver.columns and solver.bases_won.notna().any()
-    chosen = r.heuristic[(r.heuristic.game == SELECTIVE) & r.heuristic.base_rank.notna()]
-    if not has_bases and chosen.empty:
+    chosen = scan.pick([SELECTIVE], has=["base_rank"])
+    rates = r.cheap.counts(["game", "player", "base_rank"], chosen)
+    if not has_bases and rates.empty:
         return None
     context: dict = {}
-    used = [chosen]
+    per_base = solver.iloc[:0]
     if has_bases:
-        both = pd.concat([solver, chosen])
         per_base = solver[solver.bases_won.notna()]
-        used.append(per_base)
+        both = pd.concat([solver, r.cheap.rows_on(per_base[["seed", "deal"]], chosen)])
         counts = winnability.bases_per_deal(both, SELECTIVE)
         fixed = winnability.fixed_base_rates(both, SELECTIVE)
         best, overlapping = winnability.best_fixed_base(fixed)
@@ -48,8 +48,8 @@ def base_rank(r: Report) -> Section | None:
                 "player": [r.name(p) for p in hits.player], "deals": hits.deals, "winning base chosen": hits.winning_choice,
                 "share": [pct(x) for x in hits.share], "95% interval": [interval(a, b) for a, b in zip(hits.ci_low, hits.ci_high)]}),
                 "chosen_bases", raw=hits, summary="How often each player's base is a winning one")
-    if len(chosen):
-        rates = stats.base_rank_rates(chosen)
+    if len(rates):
+        rates = stats.rates_of_counts(rates.assign(base_rank=rates.base_rank.astype(int)), ["game", "player", "base_rank"])
         if len(rates):
             order = {p: i for i, p in enumerate(r.players)}
             rates = rates.assign(_o=rates.player.map(order)).sort_values(["_o", "base_rank"]).drop(columns="_o")
@@ -57,12 +57,12 @@ def base_rank(r: Report) -> Section | None:
             context["played_figure"] = r.out.figure(plots.base_heatmap(rates, r.names), "base_ranks_played",
                                                     "Win rate by the base rank a player founded (the number in each cell, %)")
             context["played_csv"] = "tables/base_ranks_played.csv"
-    return Section("Selective Castle: the base rank", "base_rank.html.j2", context, incomplete=r.incomplete(pd.concat(used)))
+    return Section("Selective Castle: the base rank", "base_rank.html.j2", context, incomplete=r.incomplete(per_base, chosen))
 
 
 def advice(r: Report) -> Section | None:
     """The rule sheet's advice, tested: each piece switched off, paired by deal with the player that follows it."""
-    e = advice_stats.effects(r.df, SELECTIVE)
+    e = advice_stats.effects(r.cheap, SELECTIVE)
     if e.empty:
         return None
     shown = pd.DataFrame({"player": [r.name(p) for p in e.player], "advice switched off": e["advice switched off"], "deals": e.deals,
@@ -73,8 +73,8 @@ def advice(r: Report) -> Section | None:
     t["label"] = list(e["advice switched off"])
     t["panel"] = [r.name(p) for p in e.player]
     fig = plots.forest(t, "label", "panel", xlabel="win rate with the advice minus without (points, paired by deal, 95% interval)")
-    rows = r.heuristic[(r.heuristic.game == SELECTIVE) & r.heuristic.player.isin(set(e.player) | set(e.variant))]
+    rows = scan.pick([SELECTIVE], sorted(set(e.player) | set(e.variant)))
     return Section("The advice, tested", "advice.html.j2", {
         "table": r.out.table(shown, "advice", left=2, raw=e, fold=False),
         "figure": r.out.figure(fig, "advice", "What each piece of advice is worth, per player; a filled dot where McNemar's "
-                               "test, Holm-adjusted, is below 0.05")}, incomplete=r.incomplete(rows))
+                               "test, Holm-adjusted, is below 0.05")}, incomplete=r.incomplete(cheap=rows))

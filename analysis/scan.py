@@ -1,0 +1,491 @@
+"""The cheap players' rows where they lie: DuckDB over a dataset's Parquet parts, asked only for aggregates.
+
+A heuristic player's rows are what a study has millions of (a greedy game
+takes a twentieth of a millisecond); the solver's, the solver in phases',
+the corridor's and the mistake finder's cost seconds each, so there are few
+of them and they are read whole into pandas (:data:`analysis.stats.JUDGES`). The report
+asks the cheap rows only for counts: win rates by any columns, two players
+or games paired deal by deal (the join runs in the engine), spans of deals,
+CPU quantiles, histograms, running rates at a few points. Only those
+aggregates come back, so the memory a report takes does not grow with the
+rows.
+
+Why DuckDB and not pyarrow's compute functions: pairing by deal is a join,
+and DuckDB joins, aggregates and sorts out of core under a memory limit,
+reads only the columns and row groups a statement needs, and says what each
+number is in one SQL statement; pyarrow's ``Table.join`` and ``group_by``
+hold the whole table in memory.
+
+Rows are the same as :func:`analysis.load.load_study` gives: a dialect's
+``game`` is ``slug@dialect``, ``dataset`` is the experiment folder, and a
+game two experiments played is counted once (the first folder's row).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from sim.core.rules import SHEET
+
+from .stats import JUDGES
+
+#: DuckDB's memory limit for a report: beyond it, joins, sorts and aggregates spill to a temporary folder
+MEMORY_LIMIT = "1GB"
+#: the columns of a cheap row the report asks about (the rest stay on disk)
+COLUMNS = ("game", "player", "player_params", "seed", "deal", "result", "won", "moves", "cards_home", "base_rank", "cpu_us")
+
+
+def is_judge(player: str) -> bool:
+    """Is this the label of a player whose rows are read whole (:data:`JUDGES`)?"""
+    return str(player).split(":", 1)[0] in JUDGES
+
+
+def _quote(text: str) -> str:
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def _list(values) -> str:
+    return "(" + ", ".join(_quote(v) for v in values) + ")" if len(values) else "(NULL)"
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Which cheap rows a question is about: some games, some players (None: all), only games not won."""
+
+    games: tuple[str, ...] | None = None
+    players: tuple[str, ...] | None = None
+    not_won: bool = False
+    has: tuple[str, ...] = ()  #: columns that must hold a value (``base_rank``: a base was founded)
+
+    def __and__(self, other: "Pick") -> "Pick":
+        def both(x, y):
+            return y if x is None else x if y is None else tuple(v for v in x if v in y)
+        return Pick(both(self.games, other.games), both(self.players, other.players), self.not_won or other.not_won,
+                    tuple(dict.fromkeys(self.has + other.has)))
+
+    def sql(self, alias: str = "") -> str:
+        a = f"{alias}." if alias else ""
+        parts = ["TRUE"]
+        if self.games is not None:
+            parts.append(f"{a}game IN {_list(self.games)}")
+        if self.players is not None:
+            parts.append(f"{a}player IN {_list(self.players)}")
+        if self.not_won:
+            parts.append(f"{a}result <> 'won'")
+        parts += [f"{a}{c} IS NOT NULL" for c in self.has]
+        return " AND ".join(parts)
+
+
+def pick(games=None, players=None, not_won: bool = False, has=()) -> Pick:
+    """A :class:`Pick` from any iterables of names."""
+    return Pick(None if games is None else tuple(dict.fromkeys(map(str, games))),
+                None if players is None else tuple(dict.fromkeys(map(str, players))), not_won, tuple(has))
+
+
+ALL = Pick()
+
+
+class CheapRows:
+    """The heuristic players' rows of one or more datasets, in DuckDB; every method returns an aggregate.
+
+    ``parts``: (dataset label, its Parquet files) in the order the study reads
+    them (a game held twice is the first folder's).
+    """
+
+    def __init__(self, parts: list[tuple[str, list[str]]], folder_keys: dict[str, list[str]] | None = None):
+        self._tmp = tempfile.TemporaryDirectory(prefix="castle-scan-")
+        self.con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "threads": min(2, os.cpu_count() or 1),
+                                          "temp_directory": self._tmp.name, "preserve_insertion_order": False})
+        selects = []
+        for order, (label, files) in enumerate(parts):
+            if not files:
+                continue
+            names = set().union(*(pq.read_schema(f).names for f in files))
+            hive = not {"game", "player"} <= names
+            cols = []
+            for c in COLUMNS:
+                cols.append(c if c in names or (hive and c in (folder_keys or {}).get(label, ["game", "player"]))
+                            else f"NULL AS {c}")
+            dialect = "dialect" if "dialect" in names else f"{_quote(SHEET)} AS dialect"
+            selects.append(f"SELECT {', '.join(cols)}, {dialect}, {_quote(label)} AS dataset, {order} AS dataset_order "
+                           f"FROM read_parquet({_sql_list(files)}, union_by_name = true, hive_partitioning = {str(hive).lower()})")
+        if not selects:
+            selects = ["SELECT " + ", ".join(f"NULL AS {c}" for c in COLUMNS) + ", NULL AS dialect, NULL AS dataset, 0 AS dataset_order "
+                       "WHERE FALSE"]
+        union = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
+        game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {_quote(SHEET)} THEN CAST(game AS VARCHAR) " \
+               "ELSE CAST(game AS VARCHAR) || '@' || CAST(dialect AS VARCHAR) END"
+        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {_quote(j)}" for j in JUDGES)
+        self._run(f"CREATE VIEW raw AS SELECT * REPLACE ({game} AS game, CAST(player AS VARCHAR) AS player, "
+                     f"CAST(result AS VARCHAR) AS result, CAST(player_params AS VARCHAR) AS player_params) "
+                     f"FROM ({union}) WHERE NOT ({judge})")
+        self._run("CREATE VIEW rows AS SELECT * FROM raw")
+        self.held = self.df("SELECT dataset, count(*) AS games, sum(cpu_us)::BIGINT AS cpu_us FROM raw GROUP BY dataset")
+        if len(parts) > 1 and self._shared():
+            # a game two experiments played counts once: the first folder's row (the frame reader's rule)
+            self._run("CREATE OR REPLACE VIEW rows AS SELECT * FROM raw QUALIFY row_number() OVER "
+                         "(PARTITION BY game, player, seed, deal ORDER BY dataset_order) = 1")
+
+    def _shared(self) -> bool:
+        """Do two datasets hold the same (game, player, seed, deal)? Asked per (game, player) held twice."""
+        keys = self.df("SELECT game, player, count(DISTINCT dataset) AS n FROM raw GROUP BY ALL HAVING n > 1")
+        return len(keys) > 0
+
+    def close(self) -> None:
+        self.con.close()
+        self._tmp.cleanup()
+
+    def df(self, sql: str) -> pd.DataFrame:
+        return self.con.execute(sql).df()
+
+    def _one(self, sql: str) -> tuple:
+        rows = self.con.execute(sql).fetchall()
+        return rows[0] if rows else None
+
+    def _run(self, sql: str) -> None:
+        self.con.execute(sql).fetchall()
+
+    # ---- what there is ----------------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return int(self._one("SELECT count(*) FROM rows")[0])
+
+    def pairs(self, p: Pick = ALL) -> pd.DataFrame:
+        """(game, player) held, with their games and CPU (microseconds), sorted."""
+        return self.df(f"SELECT game, player, count(*) AS deals, sum(result = 'won')::BIGINT AS won, sum(cpu_us)::BIGINT AS cpu_us "
+                       f"FROM rows WHERE {p.sql()} GROUP BY game, player ORDER BY game, player")
+
+    def seeds(self) -> list[int]:
+        return sorted(int(s) for (s,) in self.con.execute("SELECT DISTINCT seed FROM rows").fetchall())
+
+    # ---- counts -----------------------------------------------------------------------------------------------
+
+    def counts(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
+        """``by`` + deals, won, unknown over the picked rows, sorted by ``by``."""
+        cols = ", ".join(by)
+        return self.df(f"SELECT {cols}, count(*) AS deals, sum((result = 'won')::INT)::BIGINT AS won, "
+                       f"sum((result = 'unknown')::INT)::BIGINT AS unknown FROM rows WHERE {p.sql()} "
+                       f"GROUP BY {cols} ORDER BY {cols}")
+
+    def span(self, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
+        """``by`` + the distinct deal numbers' count, lowest and highest (seeds together, as :func:`compare.deal_span`)."""
+        cols = ", ".join(by or [])
+        head = f"{cols}, " if cols else ""
+        group = f"GROUP BY {cols} ORDER BY {cols}" if cols else ""
+        return self.df(f"SELECT {head}count(DISTINCT deal) AS n, min(deal) AS lo, max(deal) AS hi FROM rows WHERE {p.sql()} {group}")
+
+    def cpu(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
+        """``by`` + rows (``n``), the CPU's sum (microseconds, exact), its median and 90th percentile (microseconds).
+
+        The quantiles are numpy's (linear between the two order statistics around ``(n - 1) q``), from those two
+        values found in the engine, so they are the same numbers wherever the rows are counted.
+        """
+        cols = ", ".join(by)
+        sums = self.df(f"SELECT {cols}, count(*) AS n, sum(cpu_us)::HUGEINT::VARCHAR AS cpu_sum FROM rows WHERE {p.sql()} "
+                       f"GROUP BY {cols} ORDER BY {cols}")
+        sums["cpu_sum"] = [int(x) for x in sums.cpu_sum]
+        qs = (0.5, 0.9)
+        wanted = [(*key, k) for key, n in zip(sums[by].itertuples(index=False, name=None), sums.n)
+                  for q in qs for k in _order_statistics(int(n), q)]
+        ranks = pd.DataFrame(wanted, columns=by + ["rank"]).drop_duplicates()
+        self.con.register("_ranks", ranks)
+        try:
+            values = self.df(f"SELECT {cols}, rank, cpu_us FROM (SELECT {cols}, cpu_us, row_number() OVER "
+                             f"(PARTITION BY {cols} ORDER BY cpu_us) - 1 AS rank FROM rows WHERE {p.sql()}) SEMI JOIN _ranks "
+                             f"USING ({cols}, rank)")
+        finally:
+            self.con.unregister("_ranks")
+        at = {(*key, int(k)): float(v) for key, k, v in zip(values[by].itertuples(index=False, name=None), values["rank"], values.cpu_us)}
+        for q, column in zip(qs, ("cpu_median", "cpu_p90")):
+            sums[column] = [_lerp(at, key, int(n), q) for key, n in zip(sums[by].itertuples(index=False, name=None), sums.n)]
+        return sums
+
+    def histogram(self, column: str, by: list[str], p: Pick = ALL) -> pd.DataFrame:
+        """``by`` + ``column``'s value + how many rows hold it."""
+        cols = ", ".join(by)
+        return self.df(f"SELECT {cols}, {column}, count(*) AS n FROM rows WHERE {p.sql()} GROUP BY ALL ORDER BY {cols}, {column}")
+
+    def first(self, column: str, game: str, player: str):
+        """``column`` of one row of (game, player) (a value every row of it shares, such as its parameters)."""
+        row = self._one(f"SELECT {column} FROM rows WHERE game = {_quote(game)} AND player = {_quote(player)} LIMIT 1")
+        return None if row is None else row[0]
+
+    # ---- deal by deal -----------------------------------------------------------------------------------------
+
+    def paired(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[int, int, int, int]:
+        """(both won, only a, only b, neither) over the deals (seed, deal) both (game, player) played."""
+        one = "SELECT seed, deal, result = 'won' AS w FROM rows WHERE game = {} AND player = {}"
+        row = self._one(
+            f"SELECT count(*) FILTER (x.w AND y.w), count(*) FILTER (x.w AND NOT y.w), count(*) FILTER (NOT x.w AND y.w), "
+            f"count(*) FILTER (NOT x.w AND NOT y.w) FROM ({one.format(_quote(a[0]), _quote(a[1]))}) x "
+            f"JOIN ({one.format(_quote(b[0]), _quote(b[1]))}) y USING (seed, deal)")
+        return tuple(int(v) for v in row)
+
+    def mean_win_moves(self, player: str, game: str, other: str) -> float:
+        """Mean moves of ``player``'s wins in ``game`` on the deals it also won in ``other``."""
+        row = self._one(
+            f"SELECT avg(x.moves) FROM (SELECT seed, deal, moves FROM rows WHERE player = {_quote(player)} AND game = {_quote(game)} "
+            f"AND result = 'won') x SEMI JOIN (SELECT seed, deal FROM rows WHERE player = {_quote(player)} AND game = {_quote(other)} "
+            f"AND result = 'won') y USING (seed, deal)")
+        return float("nan") if row[0] is None else float(row[0])
+
+    def on_deals(self, keys: pd.DataFrame, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
+        """Counts (as :meth:`counts`) of the picked rows on the deals ``keys`` (columns game?, seed, deal) holds."""
+        self.con.register("_keys", keys)
+        try:
+            on = [c for c in ("game", "seed", "deal") if c in keys.columns]
+            cols = ", ".join(f"r.{c}" for c in (by or ["game", "player"]))
+            return self.df(f"SELECT {cols}, count(*) AS deals, sum((r.result = 'won')::INT)::BIGINT AS won, "
+                           f"sum((r.result = 'unknown')::INT)::BIGINT AS unknown FROM rows r SEMI JOIN (SELECT DISTINCT "
+                           f"{', '.join(on)} FROM _keys) k USING ({', '.join(on)}) WHERE {p.sql('r')} GROUP BY {cols} ORDER BY {cols}")
+        finally:
+            self.con.unregister("_keys")
+
+    def rows_on(self, keys: pd.DataFrame, p: Pick = ALL, columns: list[str] | None = None) -> pd.DataFrame:
+        """The picked rows themselves on the deals ``keys`` (game?, seed, deal) holds: for the few a section joins with
+        the judged rows (a base founded on the deals the solver judged base by base)."""
+        on = [c for c in ("game", "seed", "deal") if c in keys.columns]
+        self.con.register("_keys", keys[on].drop_duplicates())
+        try:
+            cols = ", ".join(f"r.{c}" for c in (columns or list(COLUMNS) + ["dataset"]))
+            out = self.df(f"SELECT {cols} FROM rows r SEMI JOIN _keys USING ({', '.join(on)}) WHERE {p.sql('r')} "
+                          "ORDER BY r.game, r.player, r.seed, r.deal")
+        finally:
+            self.con.unregister("_keys")
+        if "base_rank" in out.columns:
+            out["base_rank"] = out.base_rank.astype("float64")  # (as the frame reader gives it: NaN where none)
+        return out
+
+    def deals_of(self, p: Pick) -> pd.DataFrame:
+        """The distinct (game, seed, deal) of the picked rows: for joins with the judged rows (few, so pandas holds them)."""
+        return self.df(f"SELECT DISTINCT game, seed, deal FROM rows WHERE {p.sql()}")
+
+    def cheapest_rung(self, game: str, rungs: list[str], verdicts: pd.DataFrame, keys: pd.DataFrame | None = None,
+                      pair_with: tuple[str, list[str]] | None = None) -> pd.DataFrame:
+        """The cheapest rung that wins each deal of ``game`` every rung of ``rungs`` played, counted.
+
+        Returns ``difficulty`` (a rung, or ``solver only`` / ``unwinnable`` / ``unknown`` from ``verdicts``
+        when no rung wins it) and ``n``; with ``keys`` (seed, deal) the deals themselves, only those; with
+        ``pair_with`` (another game and its rungs) counts by the two games' difficulties of the same deal (a, b).
+        """
+        from .ladder import SOLVER_ONLY, UNKNOWN, UNWINNABLE
+
+        def per_deal(g: str, rungs: list[str] = rungs) -> str:
+            values = ", ".join(f"({_quote(p)}, {i})" for i, p in enumerate(rungs))
+            return (f"(SELECT r.seed, r.deal, CASE WHEN min(k.i) FILTER (r.result = 'won') IS NOT NULL THEN "
+                    f"list_extract({_sql_list(rungs)}, min(k.i) FILTER (r.result = 'won') + 1) "
+                    f"WHEN any_value(v.verdict) = 'won' THEN {_quote(SOLVER_ONLY)} WHEN any_value(v.verdict) = 'lost' THEN "
+                    f"{_quote(UNWINNABLE)} ELSE {_quote(UNKNOWN)} END AS difficulty FROM rows r JOIN (VALUES {values}) k(p, i) "
+                    f"ON r.player = k.p LEFT JOIN _verdicts v ON v.game = r.game AND v.seed = r.seed AND v.deal = r.deal "
+                    f"WHERE r.game = {_quote(g)} GROUP BY r.seed, r.deal HAVING count(DISTINCT r.player) = {len(rungs)})")
+
+        self.con.register("_verdicts", verdicts[["game", "seed", "deal", "verdict"]])
+        try:
+            if keys is not None:
+                self.con.register("_keys", keys[["seed", "deal"]].drop_duplicates())
+                try:
+                    return self.df(f"SELECT d.* FROM {per_deal(game)} d SEMI JOIN _keys USING (seed, deal)")
+                finally:
+                    self.con.unregister("_keys")
+            if pair_with is not None:
+                return self.df(f"SELECT a.difficulty AS a, b.difficulty AS b, count(*) AS n FROM {per_deal(game)} a "
+                               f"JOIN {per_deal(*pair_with)} b USING (seed, deal) GROUP BY ALL")
+            return self.df(f"SELECT difficulty, count(*) AS n FROM {per_deal(game)} GROUP BY difficulty")
+        finally:
+            self.con.unregister("_verdicts")
+
+    def running(self, points: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
+        """Won and unknown games among the first ``k`` deals (in (seed, deal) order) of each (game, player, k) of ``points``."""
+        self.con.register("_points", points[["game", "player", "k"]])
+        try:
+            return self.df(
+                f"SELECT c.game, c.player, c.k, c.won, c.unknown FROM (SELECT game, player, "
+                f"row_number() OVER w AS k, sum((result = 'won')::INT) OVER w AS won, "
+                f"sum((result = 'unknown')::INT) OVER w AS unknown FROM rows WHERE {p.sql()} "
+                f"WINDOW w AS (PARTITION BY game, player ORDER BY seed, deal ROWS UNBOUNDED PRECEDING)) c "
+                f"SEMI JOIN _points USING (game, player, k)")
+        finally:
+            self.con.unregister("_points")
+
+    def not_elsewhere(self, label: str, others: list[str], p: Pick, key: list[str]) -> bool:
+        """Does dataset ``label`` hold a picked row whose ``key`` no dataset of ``others`` holds?"""
+        on = " AND ".join(f"m.{k} = o.{k}" for k in key)
+        row = self._one(f"SELECT count(*) FROM rows m WHERE m.dataset = {_quote(label)} AND {p.sql('m')} AND NOT EXISTS "
+                           f"(SELECT 1 FROM rows o WHERE o.dataset IN {_list(others)} AND {p.sql('o')} AND {on})")
+        return int(row[0]) > 0
+
+    def only(self, p: Pick) -> "Only":
+        """These rows seen through a pick: every question asked of it is asked of the picked rows only."""
+        return Only(self, p)
+
+    def convergence(self, p: Pick = ALL, points: int = 40) -> pd.DataFrame:
+        """:func:`analysis.stats.convergence` of the picked rows: the running win rate at a few deal counts."""
+        n = self.counts(["game", "player"], p)
+        return _convergence(n, lambda wanted: self.running(wanted, p), points)
+
+    def held_by(self, p: Pick) -> set[str]:
+        return {str(d) for (d,) in self.con.execute(f"SELECT DISTINCT dataset FROM rows WHERE {p.sql()}").fetchall()}
+
+
+def _order_statistics(n: int, q: float) -> tuple[int, ...]:
+    """The ranks (0-based) numpy's linear quantile ``q`` of ``n`` values reads."""
+    h = q * (n - 1)
+    return tuple(dict.fromkeys((int(np.floor(h)), int(np.ceil(h)))))
+
+
+def _lerp(at: dict, key: tuple, n: int, q: float) -> float:
+    """numpy's quantile from its two order statistics, in numpy's own arithmetic (so the result is its bits):
+    ``np.median`` (the mean of the middle two) for ``q`` = 0.5, ``np.percentile``'s linear rule otherwise."""
+    h = q * (n - 1)
+    lo, hi = int(np.floor(h)), int(np.ceil(h))
+    a, b = np.float64(at[(*key, lo)]), np.float64(at[(*key, hi)])
+    if q == 0.5:
+        return float(a) if lo == hi else float(np.mean(np.array([a, b])))
+    t = np.float64(h) - np.floor(np.float64(h))
+    d = b - a
+    return float(b - d * (1 - t)) if t >= 0.5 else float(a + d * t)
+
+
+class Only:
+    """A :class:`CheapRows` (or :class:`FrameRows`) seen through a :class:`Pick` (:meth:`CheapRows.only`)."""
+
+    def __init__(self, rows, p: Pick):
+        self.rows, self.p = rows, p
+
+    def __getattr__(self, name):
+        method = getattr(self.rows, name)
+
+        def picked(*args, p: Pick = ALL, **kwargs):
+            return method(*args, p=self.p & p, **kwargs)
+        return picked
+
+
+def _convergence(n: pd.DataFrame, running, points: int) -> pd.DataFrame:
+    """The running rates at :func:`geometric_points` of each (game, player), from its counts ``n`` and ``running``
+    (a function of the wanted (game, player, k) giving won and unknown among the first k deals)."""
+    from .stats import rate_interval
+
+    wanted = pd.DataFrame([(g, p, k) for g, p, d in zip(n.game, n.player, n.deals) for k in geometric_points(int(d), points)],
+                          columns=["game", "player", "k"])
+    if wanted.empty:
+        return pd.DataFrame()
+    got = running(wanted).set_index(["game", "player", "k"])
+    out = []
+    for g, p, k in wanted.itertuples(index=False, name=None):
+        won, unknown = (int(x) for x in got.loc[(g, p, k), ["won", "unknown"]])
+        mid, lo, hi = rate_interval(won, unknown, k)
+        out.append({"game": g, "player": p, "deals": k, "rate": mid, "ci_low": lo, "ci_high": hi})
+    return pd.DataFrame(out)
+
+
+def _sql_list(values) -> str:
+    return "[" + ", ".join(_quote(v) for v in values) + "]"
+
+
+def geometric_points(n: int, points: int = 40) -> list[int]:
+    """The deal counts at which a running rate is shown (:func:`analysis.stats.convergence`'s)."""
+    return sorted(set(np.unique(np.geomspace(1, n, min(points, n)).astype(int)).tolist()))
+
+
+def of(path: str | Path) -> CheapRows:
+    """The cheap rows of the dataset, or folder of datasets, at ``path`` (as :func:`analysis.load.load_study` reads it)."""
+    from .load import parquet_parts, study_parts
+
+    return CheapRows(study_parts(Path(path)) if Path(path).is_dir() else [(Path(path).name, parquet_parts(Path(path)))])
+
+
+class FrameRows:
+    """:class:`CheapRows`'s questions asked of a pandas frame (a notebook's, a test's): the same answers, so the
+    analysis has one code path whether the rows lie on disk or in memory. Judged rows are left out, as there."""
+
+    def __init__(self, df: pd.DataFrame):
+        self.frame = df[~df.player.astype(str).str.split(":").str[0].isin(JUDGES)] if len(df) else df
+
+    def _pick(self, p: Pick) -> pd.DataFrame:
+        d = self.frame
+        if p.games is not None:
+            d = d[d.game.isin(p.games)]
+        if p.players is not None:
+            d = d[d.player.isin(p.players)]
+        if p.not_won:
+            d = d[d.result != "won"]
+        for c in p.has:
+            d = d[d[c].notna()]
+        return d
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def pairs(self, p: Pick = ALL) -> pd.DataFrame:
+        d = self._pick(p)
+        d = d.assign(won_=d.result.eq("won"), cpu_=d.cpu_us if "cpu_us" in d.columns else 0)
+        g = d.groupby(["game", "player"], observed=True, sort=True)
+        out = pd.DataFrame({"deals": g.size(), "won": g.won_.sum(), "cpu_us": g.cpu_.sum()}).reset_index()
+        return out[["game", "player", "deals", "won", "cpu_us"]]
+
+    def counts(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
+        d = self._pick(p)
+        g = d.assign(won_=d.result.eq("won"), unknown_=d.result.eq("unknown")).groupby(by, observed=True, sort=True)
+        out = pd.DataFrame({"deals": g.size(), "won": g.won_.sum(), "unknown": g.unknown_.sum()}).reset_index()
+        return out[by + ["deals", "won", "unknown"]]
+
+    def span(self, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
+        d = self._pick(p)
+        if not by:
+            deals = d.deal
+            return pd.DataFrame({"n": [deals.nunique()], "lo": [deals.min() if len(deals) else None],
+                                 "hi": [deals.max() if len(deals) else None]})
+        g = d.groupby(by, observed=True, sort=True).deal
+        return pd.DataFrame({"n": g.nunique(), "lo": g.min(), "hi": g.max()}).reset_index()
+
+    def paired(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[int, int, int, int]:
+        def wins(key):
+            g = self.frame[(self.frame.game == key[0]) & (self.frame.player == key[1])]
+            return g.set_index(["seed", "deal"])["result"].eq("won")
+
+        j = pd.concat([wins(a).rename("a"), wins(b).rename("b")], axis=1, join="inner")
+        return (int((j.a & j.b).sum()), int((j.a & ~j.b).sum()), int((~j.a & j.b).sum()), int((~j.a & ~j.b).sum()))
+
+    def deals_of(self, p: Pick) -> pd.DataFrame:
+        return self._pick(p)[["game", "seed", "deal"]].drop_duplicates()
+
+    def first(self, column: str, game: str, player: str):
+        d = self.frame[(self.frame.game == game) & (self.frame.player == player)]
+        return d[column].iloc[0] if len(d) else None
+
+    def mean_win_moves(self, player: str, game: str, other: str) -> float:
+        won = self.frame[(self.frame.player == player) & (self.frame.result == "won")]
+        a = won[won.game == game].set_index(["seed", "deal"]).moves
+        b = won[won.game == other].set_index(["seed", "deal"]).moves
+        common = a.index.intersection(b.index)
+        return float(a.loc[common].mean()) if len(common) else float("nan")
+
+    def rows_on(self, keys: pd.DataFrame, p: Pick = ALL, columns: list[str] | None = None) -> pd.DataFrame:
+        on = [c for c in ("game", "seed", "deal") if c in keys.columns]
+        d = self._pick(p).merge(keys[on].drop_duplicates(), on=on)
+        return d[columns] if columns else d
+
+    def cpu(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
+        g = self._pick(p).groupby(by, observed=True, sort=True).cpu_us
+        out = pd.DataFrame({"n": g.size(), "cpu_sum": g.sum().astype(object).map(int),
+                            "cpu_median": g.agg(lambda x: float(np.median(x.to_numpy()))),
+                            "cpu_p90": g.agg(lambda x: float(np.percentile(x.to_numpy(), 90)))}).reset_index()
+        return out[by + ["n", "cpu_sum", "cpu_median", "cpu_p90"]]
+
+    def on_deals(self, keys: pd.DataFrame, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
+        on = [c for c in ("game", "seed", "deal") if c in keys.columns]
+        d = self._pick(p).merge(keys[on].drop_duplicates(), on=on)
+        return FrameRows(d).counts(by or ["game", "player"])
+
+
+def as_rows(rows) -> CheapRows | FrameRows:
+    """``rows`` as the analysis asks them: a :class:`CheapRows` as it is, a frame through :class:`FrameRows`."""
+    return rows if isinstance(rows, (CheapRows, FrameRows, Only)) else FrameRows(rows)
