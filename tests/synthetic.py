@@ -34,7 +34,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
     for name in games:
         game, _, dialect = name.partition("@")  # a dialect plays its sheet's deals as easily (as supermoves do)
         for player in players + (("solver",) if solver else ()):
-            won = ease < game_p[game] * player_p[player]
+            won = ease < game_p[game] * player_p.get(player, 0.3)
             if player == "solver":
                 result = np.where(won, "won", np.where(rng.random(deals) < 0.02, "unknown", "lost"))
             else:
