@@ -59,7 +59,7 @@ def rates(rows, solver: pd.DataFrame, players: list[str] | None = None) -> pd.Da
     rows = scan.as_rows(rows)
     out = winnability.rates_with_perfect_play(rows, solver).assign(scope="all")
     if players and len(solver):
-        played = rows.deals_of(scan.pick(players=players))
+        played = rows.which(solver[["game", "seed", "deal"]], scan.pick(players=players))
         same = solver.merge(played, on=["game", "seed", "deal"])
         if len(same):
             w = winnability.winnability(same).assign(player=PERFECT, scope="played")

@@ -38,7 +38,7 @@ from sim.core.rules import SHEET
 from .stats import JUDGES
 
 #: DuckDB's memory limit for a report: beyond it, joins, sorts and aggregates spill to a temporary folder
-MEMORY_LIMIT = "1GB"
+MEMORY_LIMIT = os.environ.get("CASTLE_DUCKDB_MEMORY", "256MB")
 #: the columns of a cheap row the report asks about (the rest stay on disk)
 COLUMNS = ("game", "player", "player_params", "seed", "deal", "result", "won", "moves", "cards_home", "base_rank", "cpu_us")
 
@@ -264,9 +264,15 @@ class CheapRows:
             out["base_rank"] = out.base_rank.astype("float64")  # (as the frame reader gives it: NaN where none)
         return out
 
-    def deals_of(self, p: Pick) -> pd.DataFrame:
-        """The distinct (game, seed, deal) of the picked rows: for joins with the judged rows (few, so pandas holds them)."""
-        return self.df(f"SELECT DISTINCT game, seed, deal FROM rows WHERE {p.sql()}")
+    def which(self, keys: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
+        """The rows of ``keys`` (game, seed, deal) whose deal the picked rows played: a semi-join in the engine, so
+        what comes back is bounded by ``keys`` (the solver's deals), not by the millions of cheap rows."""
+        self.con.register("_keys", keys[["game", "seed", "deal"]].drop_duplicates())
+        try:
+            return self.df(f"SELECT k.game, k.seed, k.deal FROM _keys k SEMI JOIN (SELECT game, seed, deal FROM rows WHERE "
+                           f"{p.sql()}) r USING (game, seed, deal) ORDER BY k.game, k.seed, k.deal")
+        finally:
+            self.con.unregister("_keys")
 
     def cheapest_rung(self, game: str, rungs: list[str], verdicts: pd.DataFrame, keys: pd.DataFrame | None = None,
                       pair_with: tuple[str, list[str]] | None = None) -> pd.DataFrame:
@@ -303,17 +309,24 @@ class CheapRows:
             self.con.unregister("_verdicts")
 
     def running(self, points: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
-        """Won and unknown games among the first ``k`` deals (in (seed, deal) order) of each (game, player, k) of ``points``."""
-        self.con.register("_points", points[["game", "player", "k"]])
-        try:
-            return self.df(
-                f"SELECT c.game, c.player, c.k, c.won, c.unknown FROM (SELECT game, player, "
-                f"row_number() OVER w AS k, sum((result = 'won')::INT) OVER w AS won, "
-                f"sum((result = 'unknown')::INT) OVER w AS unknown FROM rows WHERE {p.sql()} "
-                f"WINDOW w AS (PARTITION BY game, player ORDER BY seed, deal ROWS UNBOUNDED PRECEDING)) c "
-                f"SEMI JOIN _points USING (game, player, k)")
-        finally:
-            self.con.unregister("_points")
+        """Won and unknown games among the first ``k`` deals (in (seed, deal) order) of each (game, player, k) of ``points``.
+
+        One (game, player) at a time, four narrow columns sorted: the sort stays small enough not to spill.
+        """
+        out = []
+        for (game, player), ks in points.groupby(["game", "player"], sort=False):
+            self.con.register("_k", ks[["k"]])
+            try:
+                got = self.df(
+                    f"SELECT k, won, unknown FROM (SELECT row_number() OVER w AS k, sum(w_) OVER w AS won, sum(u_) OVER w AS unknown "
+                    f"FROM (SELECT seed, deal, (result = 'won')::INT AS w_, (result = 'unknown')::INT AS u_ FROM rows "
+                    f"WHERE game = {_quote(game)} AND player = {_quote(player)} AND {p.sql()}) "
+                    f"WINDOW w AS (ORDER BY seed, deal ROWS UNBOUNDED PRECEDING)) SEMI JOIN _k USING (k)")
+            finally:
+                self.con.unregister("_k")
+            out.append(got.assign(game=game, player=player))
+        cols = ["game", "player", "k", "won", "unknown"]
+        return pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
 
     def not_elsewhere(self, label: str, others: list[str], p: Pick, key: list[str]) -> bool:
         """Does dataset ``label`` hold a picked row whose ``key`` no dataset of ``others`` holds?"""
@@ -467,6 +480,10 @@ class FrameRows:
         b = won[won.game == other].set_index(["seed", "deal"]).moves
         common = a.index.intersection(b.index)
         return float(a.loc[common].mean()) if len(common) else float("nan")
+
+    def which(self, keys: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
+        k = keys[["game", "seed", "deal"]].drop_duplicates()
+        return k.merge(self.deals_of(p), on=["game", "seed", "deal"]).sort_values(["game", "seed", "deal"], ignore_index=True)
 
     def rows_on(self, keys: pd.DataFrame, p: Pick = ALL, columns: list[str] | None = None) -> pd.DataFrame:
         on = [c for c in ("game", "seed", "deal") if c in keys.columns]
