@@ -163,8 +163,8 @@ class CheapRows:
         return self.df(f"SELECT game, player, count(*) AS deals, sum(result = 'won')::BIGINT AS won, sum(cpu_us)::BIGINT AS cpu_us "
                        f"FROM rows WHERE {p.sql()} GROUP BY game, player ORDER BY game, player")
 
-    def seeds(self) -> list[int]:
-        return sorted(int(s) for (s,) in self.con.execute("SELECT DISTINCT seed FROM rows").fetchall())
+    def seeds(self, p: Pick = ALL) -> list[int]:
+        return sorted(int(s) for (s,) in self.con.execute(f"SELECT DISTINCT seed FROM rows WHERE {p.sql()}").fetchall())
 
     # ---- counts -----------------------------------------------------------------------------------------------
 

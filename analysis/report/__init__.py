@@ -188,8 +188,10 @@ def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays:
     pairs = cheap.pairs()
     games = in_study_order(set(df.game.unique()) | set(pairs.game))
     _count_cheap_rows(df, cheap)
+    # the replays' seed: the seeded deals' (PySol's numbering, seed -1, is a catalogue beside them)
     seeds = sorted(set(df.seed.unique()) | set(cheap.seeds()))
-    seed = int(seeds[0]) if seeds else 0
+    seeded = [x for x in seeds if x >= 0]
+    seed = int(seeded[0]) if seeded else int(seeds[0]) if seeds else 0
     r = Report(df, held, data, Artifacts(work), ref, ref_name, _replayer(seed) if replays else None, games,
                stats.players_by_strength(pairs), cheap)
     env = environment()

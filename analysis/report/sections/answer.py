@@ -54,7 +54,7 @@ def _caption(r: Report, study: list[str]) -> str:
         if n:
             spans.append(f"{name(game)} {compare.span_text(int(n), int(lo), int(hi))}")
     where = "; ".join(spans)
-    seeds = sorted(set(r.df.seed.unique()) | set(r.cheap.seeds()))
+    seeds = r.cheap.seeds(scan.pick(study, r.rungs))  # (the rows the figure draws)
     return ("Win rate by player, weakest at the top, and under perfect play, per game, with 95% intervals; logit scale. "
             + (f"Every row on the same deals (seed {', '.join(map(str, seeds))}: {where}); perfect play on those deals too, "
                "so it bounds every player." if where else "Perfect play on every deal solved."))
