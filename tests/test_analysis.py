@@ -412,3 +412,24 @@ def test_the_judged_players_have_their_sections(tmp_path):
     assert {"difficulty", "rung", "pysol"} <= set(deals.columns) and len(deals) == 3 * 240
     v = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_validity.csv")
     assert (v.rho > 0.3).all()  # the synthetic index grows with the deal's hidden hardness, as the rungs do
+
+
+def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_caption_on_the_seeded_ones(tmp_path, monkeypatch):
+    """PySol's numbering is stored as seed -1 beside the seeded deals: the replays are dealt from the seeded deals'
+    seed, and the answer's caption names only the seeds of the rows it draws (a catalogue of the judges is not drawn)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    import analysis.report as report
+    from sim.study.dataset import write_atomic
+
+    data = write_dataset(tmp_path / "d", deals=200, players=("random", "greedy"), judged=True)
+    for part in data.glob("game=*/player=corridor/*.parquet"):  # the catalogue: the judges' rows under seed -1
+        table = pq.read_table(part)
+        table = table.set_column(table.schema.get_field_index("seed"), "seed", pa.array(np.full(len(table), -1, np.int64)))
+        write_atomic(table, part.with_name("part-pysol.parquet"))
+    dealt = []
+    monkeypatch.setattr(report, "_replayer", lambda seed: (lambda game, deal, player, path: dealt.append(seed)))
+    text = _words(build_report(data, tmp_path / "report", reference=None, replays=True).read_text())
+    assert dealt and set(dealt) == {0}
+    assert "seed 0:" in text and "seed -1" not in text
