@@ -59,7 +59,7 @@ def split_at(deals) -> int:
 
 def _chunk(game: str, seed: int, deals: np.ndarray) -> tuple[np.ndarray, float]:
     """Features of some deals (in a worker): the rows, and the CPU milliseconds a deal they took."""
-    from sim.core.game import Game
+    from sim.game import Game
 
     g = Game(game)
     states = [g.deal(int(d), seed) for d in deals]
@@ -99,7 +99,7 @@ def cached_features(game: str, deals, seed: int = SEED, cache: Path | None = CAC
 def _timing(game: str, model: M.Model, deals, seed: int = SEED, n: int = 300) -> dict:
     """CPU milliseconds a deal for the features (fresh, in this process) and for the model (probability and
     contributions), on ``n`` of ``deals``."""
-    from sim.core.game import Game
+    from sim.game import Game
 
     g = Game(game)
     states = [g.deal(int(d), seed) for d in np.asarray(deals)[:n]]
@@ -278,7 +278,7 @@ def deal_features(game: str, deals, seed: int = SEED) -> pd.DataFrame:
 def per_base(deals, seed: int = SEED, game: str = "selective-castle") -> pd.DataFrame:
     """Each deal read at every base rank: the features of the deal with its shared base fixed in advance (the
     solver's 13 fixed-base problems; the probes then play that base), a row per ``deal, base``."""
-    from sim.core.game import Game
+    from sim.game import Game
     from sim.kernels.layout import S_BASE
 
     g = Game(game)

@@ -19,10 +19,10 @@ import sys
 import time
 
 from sim.solver import fcsolve
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.outcome import Result
 from sim.solver.answer import solve
-from sim.solver.limits import DEFAULT_BUDGET_NODES
+from sim.core.limits import DEFAULT_BUDGET_NODES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import importlib
 
 _API = {
-    "Game": "sim.core.game",
-    "State": "sim.core.game",
+    "Game": "sim.game",
+    "State": "sim.game",
     "Move": "sim.core.moves",
     "IllegalMoveError": "sim.core.moves",
     "Result": "sim.core.outcome",

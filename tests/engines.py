@@ -1,7 +1,7 @@
 """Two engines behind one interface, so every rule test runs against both.
 
 The reference engine (``sim.core.reference``, plain Python) and the compiled one
-(``sim.core.game``, numba) were written separately from the same rule sheets;
+(``sim.game``, numba) were written separately from the same rule sheets;
 a test that passes on one and fails on the other has found a mistake in one
 of them.
 """
@@ -40,12 +40,12 @@ class ReferenceEngine:
 
 
 class CompiledEngine:
-    """``sim.core.game.State``: the compiled engine, through its Python API."""
+    """``sim.game.State``: the compiled engine, through its Python API."""
 
     name = "compiled"
 
     def __init__(self) -> None:
-        from sim.core import game
+        from sim import game
 
         self._State = game.State
         self.IllegalMoveError = game.IllegalMoveError

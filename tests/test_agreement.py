@@ -15,7 +15,7 @@ import pytest
 
 from sim.core import reference
 from sim.core.deals import deal_position
-from sim.core.game import State
+from sim.game import State
 from sim.core.moves import FOUNDATION
 from sim.core.board import Position
 from sim.core.rules import GAMES, SELECTIVE_CASTLE_INDEPENDENT, STUDY_GAMES, FoundationBase

@@ -411,7 +411,7 @@ def test_the_python_api_raises_its_own_errors():
     one line), never AttributeError or TypeError, and never a move played from a float or a bool."""
     from sim.core.board import BoardError
     from sim.core.deals import DealError
-    from sim.core.game import Game
+    from sim.game import Game
     from sim.core.moves import Move, MoveError
     from sim.core.rules import UnknownGameError
 
@@ -440,7 +440,7 @@ def test_impossible_positions_are_refused_but_every_position_of_play_is_not():
     every position random play reaches from them; each kind of impossible board fails it."""
     import random
 
-    from sim.core.game import Game, why_impossible
+    from sim.game import Game, why_impossible
     from sim.core.rules import GAMES, dialects_of, with_dialect
 
     rng = random.Random(31)

@@ -10,7 +10,7 @@ import pytest
 from sim.core.board import format_board
 from sim.core.cards import card_str, rank_of
 from sim.core.deals import DealError, deal_position, parse_deal_id, permutation
-from sim.core.game import State
+from sim.game import State
 from sim.kernels import engine as E
 from sim.kernels import layout as L
 from sim.kernels.rng import permutation as compiled_permutation

@@ -20,7 +20,7 @@ import pytest
 from sim.core import reference
 from sim.core.board import Position
 from sim.core.cards import parse_card
-from sim.core.game import Game, State
+from sim.game import Game, State
 from sim.core.moves import FOUNDATION, MAX_COUNT, MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, Move, MoveError, make_action, split_action
 from sim.core.rules import (
     CASTLES_END,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from sim.core.cards import N_CARDS
-from sim.core.game import Game, IllegalMoveError, State
+from sim.game import Game, IllegalMoveError, State
 from sim.core.moves import N_ACTIONS, Move
 from sim.core.rules import GAMES
 from sim.kernels import engine as E

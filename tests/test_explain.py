@@ -21,7 +21,7 @@ import pandas as pd
 import pytest
 
 from sim.core.board import Position, format_board
-from sim.core.game import Game, State
+from sim.game import Game, State
 from sim.explain import model as M
 from sim.explain.features import FEATURES, NAMES, PROBES, features, feature_hash
 from sim.explain.reasons import context, explain, say

@@ -324,7 +324,7 @@ def test_the_portfolio_beam_keeps_to_the_deadline():
     import sim.solver.answer as A
     from sim.core.cards import card_str
     from sim.core.deals import deal_position
-    from sim.core.game import Game
+    from sim.game import Game
     from sim.solver.rounds import clock
 
     beams = []

@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.core.game import Game
+from sim.game import Game
 from sim.players.hidden import guess, hidden_counts, unseen
 from sim.players.loop import play, play_deal
-from sim.players.registry import UnknownPlayerError, parse_player
+from sim.players.spec import UnknownPlayerError
+from sim.players.registry import parse_player
 
 GAME = "castles-in-spain"
 SMALL = "hidden:samples=3,budget=20000,width=8"

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from sim.core.game import Game, State
+from sim.game import Game, State
 from sim.core.outcome import Result
 from sim.kernels import corridor as C
 from sim.kernels import engine as E

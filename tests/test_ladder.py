@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 from sim.core import reference
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.outcome import RESULTS
 from sim.kernels import play as K
 from sim.players.compiled import kind_of, weights
 from sim.players.loop import play_choice
-from sim.players.registry import UnknownPlayerError, parse_player, registry
+from sim.players.spec import UnknownPlayerError
+from sim.players.registry import parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
 #: small budgets: a few milliseconds a deal

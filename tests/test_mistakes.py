@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sim.core.game import Game
+from sim.game import Game
 from sim.players.loop import play_choice
 from sim.players.registry import parse_player
 from sim.solver.mistakes import KINDS, RUNGS, kind

@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.core.game import Game
+from sim.game import Game
 from sim.players.loop import play_choice
-from sim.players.registry import UnknownPlayerError, parse_player
+from sim.players.spec import UnknownPlayerError
+from sim.players.registry import parse_player
 from sim.solver.phased import draw, phases
 from sim.study.experiment import build
 from sim.study.runner import run

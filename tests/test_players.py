@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from sim.core.deals import GAMMA, MASK64, mix64
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.outcome import RESULTS
 from sim.core.rules import GAMES
 from sim.kernels import evaluate as V
@@ -19,7 +19,8 @@ from sim.core.moves import N_ACTIONS
 from sim.kernels.engine import SCRATCH_SIZE
 from sim.players.compiled import kind_of, weights
 from sim.players.loop import play, play_choice
-from sim.players.registry import UnknownPlayerError, choose_player, parse_player, registry
+from sim.players.spec import UnknownPlayerError
+from sim.players.registry import choose_player, parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]

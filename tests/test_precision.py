@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from sim.study.experiment import ExperimentError
-from sim.study.precision import DESIGN, Phases, allocate, plan, variance_cost
+from sim.precision import DESIGN, Phases, allocate, plan, variance_cost
 
 STREETS_LIKE = Phases(p=0.51, unknown=0.002, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
 

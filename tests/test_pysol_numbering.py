@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from sim.core.deals import PYSOL_SEED
-from sim.core.game import Game
+from sim.game import Game
 from sim.study.experiment import ExperimentError, build
 from sim.study.runner import run
 

@@ -14,7 +14,7 @@ import pytest
 
 from sim.core.board import Position
 from sim.core.cards import RANKS, SUITS, card_str, make_card
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.moves import Move
 from sim.core.rules import GAMES, find_game
 from sim.render import board_svg

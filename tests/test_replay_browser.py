@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sim.core.cards import SUITS
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.rules import GAMES
 from sim.render.svg import FAN, Layout, card_label
 

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from sim.core.game import Game, State
+from sim.game import Game, State
 from sim.core.moves import IllegalMoveError, Move
 from sim.core.outcome import Result
 from sim.players.loop import play_deal

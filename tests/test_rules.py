@@ -632,7 +632,7 @@ def test_play_raises_on_an_illegal_move_and_leaves_the_input_untouched(engine):
 
 
 def test_both_engines_raise_the_one_illegal_move_error():
-    from sim.core import game
+    from sim import game
     from sim.core.moves import IllegalMoveError
 
     assert game.IllegalMoveError is reference.IllegalMoveError is IllegalMoveError

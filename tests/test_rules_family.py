@@ -186,7 +186,7 @@ def test_a_new_record_is_a_new_game():
     import random
 
     from sim.core import reference
-    from sim.core.game import State
+    from sim.game import State
     from sim.core.rules import EmptyPile, Rules, TableauDirection, TableauSuit
 
     variant = Rules(

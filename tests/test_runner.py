@@ -16,7 +16,8 @@ import pytest
 
 from sim.study.experiment import ExperimentError, build, read_toml
 from sim.kernels.engine import ENGINE_VERSION
-from sim.players.registry import PlayerSpec, parse_player, register
+from sim.players.spec import PlayerSpec
+from sim.players.registry import parse_player, register
 from sim.core.rules import find_game
 from sim.study import runner
 from sim.study.dataset import MANIFEST, TIMING, schema

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from sim.core import reference
-from sim.core.game import Game
+from sim.game import Game
 from sim.core.moves import FOUNDATION, MAX_MOVES, Move
 from sim.core.outcome import Result
 from sim.core.rules import GAMES, MAX_PILES

@@ -7,7 +7,7 @@ import pandas as pd
 from analysis.report import build_report
 from analysis.winnability import bases_per_deal
 from sim.study.experiment import build
-from sim.core.game import Game
+from sim.game import Game
 from sim.players.loop import play_choice
 from sim.players.registry import parse_player
 from sim.study.runner import run

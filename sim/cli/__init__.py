@@ -20,7 +20,7 @@ from ..core.cards import CardError
 from ..core.deals import DealError
 from ..core.moves import IllegalMoveError, MoveError
 from ..core.rules import UnknownDialectError, UnknownGameError
-from ..players.registry import UnknownPlayerError
+from ..players.spec import UnknownPlayerError
 from .errors import Interrupted, UserError
 
 app = typer.Typer(

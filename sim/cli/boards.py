@@ -30,7 +30,7 @@ class Item:
     text: str | None = None  #: board text (None for a deal)
 
     def state(self, game, seed: int):
-        """The item's position; a board no deal of the game can reach is bad input (:func:`~sim.core.game.why_impossible`)."""
+        """The item's position; a board no deal of the game can reach is bad input (:func:`~sim.game.why_impossible`)."""
         return game.deal(self.name, seed) if self.text is None else game.from_board(self.text, check=True)
 
 

@@ -122,7 +122,7 @@ def _pick(rows, winnable: bool, lo: float, hi: float) -> list[dict]:
 
 def _computed(rules, seed: int, start: int, limit: int, wanted: int, winnable: bool, lo: float, hi: float) -> list[dict]:
     """Judge deals from ``start`` on until ``wanted`` match or ``limit`` were judged."""
-    from ..core.game import Game
+    from ..game import Game
     from ..solver.corridor import corridor
 
     game, out = Game(rules), []

@@ -33,7 +33,7 @@ def explain_cmd(
     model_file: Optional[str] = typer.Option(None, "--model", metavar="FILE", help="a model file (.json.gz) instead of the game's shipped one", show_default=False),
 ) -> None:
     """The calibrated probability that each deal is winnable, and the features that push it most up or down."""
-    from ..core.game import Game
+    from ..game import Game
     from ..explain.model import ModelError, load, model_for
     from ..explain.reasons import explain
 
@@ -63,7 +63,7 @@ def _solved(game, state, budget_seconds: float) -> dict:
     from ..core.outcome import Result
     from ..solver.answer import solve
     from ..solver.corridor import corridor
-    from ..solver.limits import check_limits
+    from ..core.limits import check_limits
 
     problem = check_limits(100_000_000, budget_seconds, 1 << 27)
     if problem:

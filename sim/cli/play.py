@@ -40,7 +40,7 @@ def play(
 ) -> None:
     """Let a player play deals or boards (or play a list of moves); print its moves and the result."""
     from ..core.cards import RANKS
-    from ..core.game import Game
+    from ..game import Game
 
     g = Game(game)
     todo = items(g, deals or [], board, seed)
@@ -130,7 +130,7 @@ def _play(name: str, seed: int, player: str, item: Item, state=None, review: boo
     import time
 
     from ..core.deals import parse_deal_id
-    from ..core.game import Game
+    from ..game import Game
     from ..players.loop import play_choice
     from ..players.registry import parse_player
 

@@ -40,7 +40,7 @@ def replay(
     player's; --review has the solver judge the game played.
     """
     from ..core.deals import parse_deal_id
-    from ..core.game import Game
+    from ..game import Game
     from ..render.replay import record_replay, replay_html
 
     g = Game(game)

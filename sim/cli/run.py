@@ -33,7 +33,7 @@ def run_cmd(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
     halfwidth: Optional[float] = typer.Option(None, "--halfwidth", help="play the solver in phases (player phased) until each game's "
                                               "winnability is known to ±H points: a pilot, then Neyman's rates and a fixed "
-                                              "number of deals (sim/study/precision.py)", show_default=False),
+                                              "number of deals (sim/precision.py)", show_default=False),
     cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
     pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
 ) -> None:
@@ -61,7 +61,7 @@ def run_cmd(
             if h is None:
                 _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
                 continue
-            from ..study.precision import PILOT_DEALS, run_to_halfwidth
+            from ..precision import PILOT_DEALS, run_to_halfwidth
 
             for summary in run_to_halfwidth(exp, target, float(h), cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
                                             int(pilot if pilot is not None else asked.get("pilot", PILOT_DEALS)),

@@ -28,7 +28,7 @@ def show(
     explain: bool = typer.Option(False, "--explain", help="with the probability that the deal is winnable and its reasons (castle explain) written under it, the cards each reason speaks of marked with its number"),
 ) -> None:
     """Draw a deal or a board as an SVG picture (or PNG with --out FILE.png)."""
-    from ..core.game import Game
+    from ..game import Game
 
     suffix = check_out(out, PICTURE_SUFFIXES)
     g = Game(game)

@@ -10,7 +10,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
-from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
+from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
 from .boards import Item, each, echo_lines, game_fields, items
 from .errors import UserError
 
@@ -43,9 +43,9 @@ def solve_cmd(
     path can take about as much again), and once full there forgets its
     cheapest proved losses to go on.
     """
-    from ..core.game import Game
+    from ..game import Game
     from ..solver.answer import base_to_choose
-    from ..solver.limits import check_limits
+    from ..core.limits import check_limits
 
     g = Game(game)
     problem = check_limits(budget_nodes, budget_seconds, table_size)
@@ -76,7 +76,7 @@ def solve_cmd(
 
 def _solve(name: str, seed: int, params: dict, item: Item, progress=None) -> dict:
     """One item's answer as a JSON-ready row (in a worker when there are several)."""
-    from ..core.game import Game
+    from ..game import Game
     from ..solver.answer import solve
 
     game = Game(name)

@@ -189,8 +189,8 @@ def _probe_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def state_arrays(states) -> np.ndarray:
-    """States (a :class:`~sim.core.game.State`, a list of them, or state arrays) as one int8 array, a state a row."""
-    from ..core.game import State
+    """States (a :class:`~sim.game.State`, a list of them, or state arrays) as one int8 array, a state a row."""
+    from ..game import State
     from ..kernels.layout import STATE_SIZE
 
     if isinstance(states, State):
@@ -203,10 +203,10 @@ def state_arrays(states) -> np.ndarray:
 
 
 def features(game, states):
-    """The features of ``states`` (positions of ``game``: a :class:`~sim.core.game.Game`, its slug or rules), as a
+    """The features of ``states`` (positions of ``game``: a :class:`~sim.game.Game`, its slug or rules), as a
     DataFrame with a row per state and a column per name of :data:`NAMES`; NaN where a feature does not apply.
 
-    >>> from sim.core.game import Game
+    >>> from sim.game import Game
     >>> g = Game("beleaguered-castle")
     >>> row = features(g, g.deal(1)).iloc[0]
     >>> int(row.cards_home_start), int(row.depth_next_S) >= 0
@@ -214,7 +214,7 @@ def features(game, states):
     """
     import pandas as pd
 
-    from ..core.game import Game
+    from ..game import Game
     from ..kernels import features as K
 
     g = game if isinstance(game, Game) else Game(game)

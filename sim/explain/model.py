@@ -212,7 +212,7 @@ def fit(game, X, won, deals, seed: int = 0, params: dict | None = None) -> Model
     """
     import lightgbm as lgb
 
-    from ..core.game import Game
+    from ..game import Game
     from ..kernels.engine import ENGINE_VERSION
 
     rules = Game(game).rules if isinstance(game, str) else getattr(game, "rules", game)
@@ -252,7 +252,7 @@ def constant_model(game, won, deals, seed: int = 0, certain_from=WIN_COLUMNS) ->
     succession (a deal a probe wins is still certain)."""
     import lightgbm as lgb
 
-    from ..core.game import Game
+    from ..game import Game
     from ..kernels.engine import ENGINE_VERSION
 
     rules = Game(game).rules if isinstance(game, str) else getattr(game, "rules", game)

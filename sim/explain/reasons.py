@@ -8,7 +8,7 @@ reason's ``push`` is the feature's contribution to the log-odds of winning
 (positive: it makes the deal likelier to be winnable); a probe's win is a
 reason with no push: it makes the deal winnable for certain.
 
->>> from sim.core.game import Game
+>>> from sim.game import Game
 >>> g = Game("streets-and-alleys")
 >>> state = g.from_board(g.deal(3).board_text())
 >>> context(state)["card"][3]
@@ -107,7 +107,7 @@ def cards_of(name: str, state) -> list[int]:
     """The cards a layout feature of ``state`` speaks of, to mark on its picture (``castle show --explain``); [] for a
     probe's feature, a probe (a reason made of its four features) or a count of moves or piles.
 
-    >>> from sim.core.game import Game
+    >>> from sim.game import Game
     >>> g = Game("streets-and-alleys")
     >>> [card_name(c) for c in cards_of("depth_next_S", g.deal(3))]
     ['Ace of Spades']
@@ -248,7 +248,7 @@ def constant_reason(model) -> Reason:
 def explain(game, states, model=None, k: int = REASONS) -> list[Explanation]:
     """Each state's calibrated probability of being winnable and its ``k`` reasons (3 to 5), with its game's shipped
     model (or ``model``); a :class:`~sim.explain.model.ModelError` if the game has none or it does not fit."""
-    from ..core.game import Game
+    from ..game import Game
     from .model import model_for
 
     g = game if isinstance(game, Game) else Game(game)

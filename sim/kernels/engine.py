@@ -1,6 +1,6 @@
 """The rules of movement, compiled: the one move generator, apply and undo, the canonical hash, dealing.
 
-Every player, the solver and the Python :class:`~sim.core.game.State` call
+Every player, the solver and the Python :class:`~sim.game.State` call
 these; :mod:`sim.core.reference` is the separate plain-Python engine they
 are checked against. The arrays are those of :mod:`.layout`.
 """

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..solver.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
-from .registry import MAX_MOVES_PARAM, Param, PlayerSpec
+from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
+from .spec import MAX_MOVES_PARAM, Param, PlayerSpec
 
 #: the evaluation's weights (:func:`sim.kernels.evaluate.evaluate`), shared by every player that scores positions
 EVAL_PARAMS = (
@@ -163,9 +163,18 @@ SOLVER = PlayerSpec(
 )
 
 def _check_phased(params: dict) -> str | None:
-    from ..solver.phased import check
-
-    return check_limits(params["budget_nodes"], params["budget_seconds"], params["table_size"]) or check(params)
+    """The budgets' rule, then the phases': each budget above the one before, the rates shares of deals."""
+    first, middle, full = params["first"], params["middle"], params["budget_nodes"]
+    if problem := check_limits(full, params["budget_seconds"], params["table_size"]):
+        return problem
+    if not first < full:
+        return f"first ({first}) must be below budget_nodes ({full})"
+    if middle and not first < middle < full:
+        return f"middle ({middle}) must lie between first ({first}) and budget_nodes ({full}), or be 0"
+    for name in ("rate", "rate2"):
+        if not 0 < params[name] <= 1:
+            return f"{name} must be above 0 and at most 1, not {params[name]}"
+    return None
 
 
 #: the phased player's defaults (kept in sim.solver.phased beside the design they belong to)

@@ -17,7 +17,7 @@ from ..kernels import play as P
 from ..kernels import players as K
 from ..kernels.rng import seed_rng
 from ..kernels.seen import M_TB_DONE, M_USED, remember
-from .registry import PlayerChoice
+from .spec import PlayerChoice
 
 #: parameter name -> slot of the float64 array the compiled players read
 SLOTS = {

@@ -17,7 +17,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..core.game import State
+from ..game import State
 from ..core.moves import Move
 from ..core.outcome import Result
 from ..kernels import layout as L

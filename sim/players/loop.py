@@ -9,12 +9,13 @@ a compiled player's game inside a chunk.
 from __future__ import annotations
 
 from ..core.deals import DEFAULT_SEED
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import GAVE_UP, RESULTS, Result
 from ..kernels import play as P
 from .record import GameRecord
-from .registry import DEFAULT_MAX_MOVES, Player, PlayerChoice, choose_player, parse_player, resolve
+from .spec import DEFAULT_MAX_MOVES, Player, PlayerChoice, resolve
+from .registry import choose_player, parse_player
 
 
 def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:

@@ -116,7 +116,7 @@ def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT
     (:func:`sim.solver.review.review`): marks, the first mistake and what would have kept the deal, critical moves.
     """
     from ..core.deals import parse_deal_id
-    from ..core.game import Game
+    from ..game import Game
     from ..players.loop import play_choice
     from ..players.registry import choose_player, parse_player
 

@@ -223,7 +223,7 @@ def board_svg(
     marks: dict[int, int] | None = None,
     notes: list[str] | None = None,
 ) -> str:
-    """The SVG text of a position (a :class:`~sim.core.game.State`, or a Position and its rules).
+    """The SVG text of a position (a :class:`~sim.game.State`, or a Position and its rules).
 
     ``move`` outlines its source (dashed amber) and target (blue): a move about
     to be played, or with ``played=True`` the move that led here (``card``

@@ -24,7 +24,7 @@ move by move, in the compiled engine and still ends with all 52 cards home.
 Passes repeat until none changes the line. Moves name piles, not cards, so
 every candidate is checked by replaying it; nothing is assumed.
 
->>> from sim.core.game import Game
+>>> from sim.game import Game
 >>> state = Game("streets-and-alleys").deal(17)
 >>> tidy_line(state, [])  # not a win: returned as it is
 []
@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.cards import make_card
-from ..core.game import State
+from ..game import State
 from ..core.moves import Move, make_action, split_action
 from ..core.rules import MAX_PILES
 from ..kernels import engine as E

@@ -13,7 +13,7 @@ Importing this package loads no compiled code; :func:`solve` does, on first use.
 
 from __future__ import annotations
 
-from .limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
+from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
 
 __all__ = ["solve", "solve_deal", "SolveResult", "ReplayError", "DEFAULT_BUDGET_NODES", "DEFAULT_BUDGET_SECONDS", "DEFAULT_TABLE_SIZE"]
 

@@ -14,7 +14,7 @@ proved lost. A single search whose first foundation move picks the base
 gets lost in the subtree of whichever base it tries first
 (``shared/ANCHORS.md``).
 
->>> from sim.core.game import Game
+>>> from sim.game import Game
 >>> result = solve(Game("beleaguered-castle"), Game("beleaguered-castle").deal(3))
 >>> result.result in ("won", "lost")
 True
@@ -31,13 +31,13 @@ from ..core import reference
 from ..core.board import Position
 from ..core.cards import RANKS
 from ..core.deals import DEFAULT_SEED
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import Result
 from ..core.rules import FoundationBase, SequenceMoves
 from ..kernels import layout as L
 from ..kernels import search as K
-from .limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
+from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
 from .rounds import clock, solve_rounds
 from .shorten import shorten_line
 

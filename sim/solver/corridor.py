@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..core.game import Game, State
+from ..game import Game, State
 from ..players.record import GameRecord
 from ..core.moves import Move
 from ..core.outcome import Result

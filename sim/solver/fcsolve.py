@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 
 from ..core.board import format_board
-from ..core.game import State
+from ..game import State
 
 FC_SOLVE = "fc-solve"
 #: our game slug -> fc-solve's preset name

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.moves import MAX_MOVES, Move
 from ..core.outcome import Result
 from ..kernels import corridor as C
 from ..kernels import engine as E
 from ..kernels import search as K
 from .answer import base_to_choose, solve
-from .limits import DEFAULT_TABLE_SIZE
+from ..core.limits import DEFAULT_TABLE_SIZE
 from .rounds import FIRST_ROUND_NODES, ROUND_GROWTH, Search, Slots, clock, run_until
 
 KEEPS, LOSES, UNKNOWN = "keeps", "loses", "unknown"

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import make_card, rank_of
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.moves import FOUNDATION, Move
 from ..core.outcome import Result
 from ..kernels import layout as L

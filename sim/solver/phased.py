@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.deals import GAMMA, deal_key, mix64
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.outcome import Result
 from ..players.loop import Scripted, play
 from ..players.record import GameRecord
@@ -47,19 +47,6 @@ def phases(first: int, middle: int, rate: float, rate2: float, budget_nodes: int
     if middle:
         return [(first, rate), (middle, rate2), (budget_nodes, None)]
     return [(first, rate), (budget_nodes, None)]
-
-
-def check(params: dict) -> str | None:
-    """What is wrong with a set of the player's values, in words, or None."""
-    first, middle, full = params["first"], params["middle"], params["budget_nodes"]
-    if not first < full:
-        return f"first ({first}) must be below budget_nodes ({full})"
-    if middle and not first < middle < full:
-        return f"middle ({middle}) must lie between first ({first}) and budget_nodes ({full}), or be 0"
-    for name in ("rate", "rate2"):
-        if not 0 < params[name] <= 1:
-            return f"{name} must be above 0 and at most 1, not {params[name]}"
-    return None
 
 
 def play_deal(state: State, seed: int, deal: int, first: int, middle: int, rate: float, rate2: float, budget_nodes: int,

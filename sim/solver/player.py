@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.outcome import Result
 from ..players.loop import Scripted, play
 from ..players.record import GameRecord

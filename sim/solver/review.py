@@ -45,7 +45,7 @@ every move is judged as the corridor does (:class:`~.corridor.Step`); a
 position is critical where exactly one move (one resulting position) keeps
 the deal winnable.
 
->>> from sim.core.game import Game
+>>> from sim.game import Game
 >>> g = Game("streets-and-alleys")
 >>> r = review(g, g.deal(4), "1-F 7-1 7-F 1-F 1-F 5-4 6-3 2-7 2-1".split())  # greedy's game
 >>> r.first_mistake, [str(m) for m in r.alternatives], r.marks[4:7]
@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.game import Game, State
+from ..game import Game, State
 from ..core.moves import IllegalMoveError, Move
 from ..core.outcome import Result
 from ..kernels import engine as E

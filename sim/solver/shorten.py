@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.game import Game
+from ..game import Game
 from ..core.moves import Move
 from ..core.rules import SequenceMoves
 from ..kernels.shorten import shorten

@@ -34,7 +34,8 @@ from typing import Any
 
 from ..core.deals import DEFAULT_SEED, MAX_DEAL
 from ..core.rules import STUDY_GAMES, Rules, UnknownDialectError, UnknownGameError, find_game
-from ..players.registry import PlayerChoice, UnknownPlayerError, choose_player, parse_player
+from ..players.spec import PlayerChoice, UnknownPlayerError
+from ..players.registry import choose_player, parse_player
 
 try:
     import tomllib

@@ -47,7 +47,7 @@ import pyarrow as pa
 import pyarrow.compute  # noqa: F401  (pa.compute)
 import pyarrow.parquet as pq
 
-from ..core.game import Game
+from ..game import Game
 from ..core.outcome import RESULTS, WON, Result
 from ..core.rules import FoundationBase, Rules, find_game
 from ..kernels import play as P
@@ -55,7 +55,7 @@ from ..kernels.engine import ENGINE_VERSION
 from ..kernels.layout import rules_array
 from ..players.compiled import kind_of, weights
 from ..players.loop import play_choice
-from ..players.registry import PlayerChoice
+from ..players.spec import PlayerChoice
 from .dataset import MANIFEST, PathError, check_path, schema, write_atomic, write_json_atomic
 from .experiment import Experiment, ExperimentError
 from .interrupt import terminate_as_interrupt

@@ -54,7 +54,7 @@ def difficulty(r: Report) -> Section | None:
 
 def _pictures(rows: pd.DataFrame, games: list[str]) -> list[dict]:
     """The easiest and the hardest winnable deal of each game, and the hardest for the ladder that the index calls easy."""
-    from sim.core.game import Game
+    from sim.game import Game
     from sim.render.svg import board_svg
 
     out = []

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..players.registry import choose_player
-from .experiment import Experiment, ExperimentError
+from .players.registry import choose_player
+from .study.experiment import Experiment, ExperimentError
 
 DESIGN = "_design.json"
 PILOT_DEALS = 1000
@@ -178,7 +178,7 @@ def write_design(out: Path, designs: list[Design], exp: Experiment, cpu_hours: f
 def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: float | None = None, pilot: int = PILOT_DEALS,
                      say=print, **run_args):
     """Pilot, design, then the fixed number of deals of each game (see the module's docstring); the summaries."""
-    from .runner import run
+    from .study.runner import run
 
     check_halfwidth(halfwidth)
     if cpu_hours is not None and not cpu_hours > 0:

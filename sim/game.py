@@ -19,15 +19,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels import engine as E
-from ..kernels import layout as L
-from . import reference
-from .board import BoardError, Position, format_board, parse_board
-from .cards import N_RANKS, RANKS, SUITS, card_str, make_card, rank_of
-from .deals import DEFAULT_SEED, deal_position
-from .moves import MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, IllegalMoveError, Move
-from .outcome import Result
-from .rules import DealStyle, EmptyPile, FoundationBase, Rules, SequenceMoves, UnknownGameError, find_game
+from .kernels import engine as E
+from .kernels import layout as L
+from .core import reference
+from .core.board import BoardError, Position, format_board, parse_board
+from .core.cards import N_RANKS, RANKS, SUITS, card_str, make_card, rank_of
+from .core.deals import DEFAULT_SEED, deal_position
+from .core.moves import MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, IllegalMoveError, Move
+from .core.outcome import Result
+from .core.rules import DealStyle, EmptyPile, FoundationBase, Rules, SequenceMoves, UnknownGameError, find_game
 
 __all__ = ["Game", "State", "LegalMoves", "Outcome", "IllegalMoveError", "why_impossible"]
 
@@ -238,7 +238,7 @@ class State:
 
     def _repr_svg_(self) -> str:
         """The board as a picture (notebooks show it), the last move played outlined (see :mod:`sim.render`)."""
-        from ..render.svg import board_svg
+        from .render.svg import board_svg
 
         if not self.move_stack:
             return board_svg(self)

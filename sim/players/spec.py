@@ -1,0 +1,168 @@
+"""What a player is to the registry: its parameters (:class:`Param`), its spec and a choice of its values.
+
+Kept apart from the registry so the built-in specs (:mod:`.builtin`) and the
+compiled player (:mod:`.compiled`) build on these records while the registry
+builds on them: the imports run one way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..core.deals import DEFAULT_SEED
+
+DEFAULT_MAX_MOVES = 1000
+
+
+class Player(Protocol):
+    def choose(self, state) -> Any: ...
+
+
+class UnknownPlayerError(KeyError):
+    """A player name, parameter or value the registry does not know."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class Param:
+    """One player parameter: its name, default (whose type it keeps), meaning and allowed range."""
+
+    name: str
+    default: int | float
+    help: str
+    lo: int | float | None = None  #: the smallest value allowed (None: any)
+    hi: int | float | None = None  #: the largest value allowed (None: any)
+
+    @property
+    def range_text(self) -> str:
+        """The allowed values in words: "0 or 1", "1 to 16", "at least 1", or ""."""
+        if self.lo is not None and self.hi is not None:
+            return f"{self.lo} or {self.hi}" if self.hi == self.lo + 1 and isinstance(self.default, int) else f"{self.lo:,} to {self.hi:,}"
+        return f"at least {self.lo:,}" if self.lo is not None else (f"at most {self.hi:,}" if self.hi is not None else "")
+
+    def coerce(self, value: Any, player: str) -> int | float:
+        """``value`` (text from the command line, or a TOML value) as this parameter's type, within its range."""
+        kind = type(self.default)
+        try:
+            if isinstance(value, bool):
+                raise ValueError
+            if kind is int:
+                if isinstance(value, float):
+                    if not value.is_integer():
+                        raise ValueError
+                    value = int(value)
+                out = int(value)
+            else:
+                out = float(value)
+                if not math.isfinite(out):
+                    raise ValueError
+        except (TypeError, ValueError):
+            raise UnknownPlayerError(
+                f"player {player}: parameter {self.name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"
+            ) from None
+        if (self.lo is not None and out < self.lo) or (self.hi is not None and out > self.hi):
+            raise UnknownPlayerError(f"player {player}: {self.name} must be {self.range_text}, got {out}")
+        return out
+
+
+MAX_MOVES_PARAM = Param("max_moves", DEFAULT_MAX_MOVES, "move cap: the game is given up after this many moves", lo=1)
+
+
+def resolve(ref: Any) -> Any:
+    """A ``"module:attr"`` reference, imported; anything else as it is."""
+    if isinstance(ref, str):
+        module, _, attr = ref.partition(":")
+        return getattr(importlib.import_module(module), attr)
+    return ref
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """Everything the registry knows about a player.
+
+    ``kernel`` names the compiled decision kernel (:data:`sim.kernels.players.KINDS`)
+    that plays whole chunks and, move by move, :class:`sim.players.compiled.CompiledPlayer`;
+    ``salt`` keys its random stream. ``factory(seed=, deal=, **params)``
+    makes a move-by-move player of any other kind (``max_moves`` is the
+    loop's, not passed on). ``play_deal(state, seed=, deal=, **params) ->
+    GameRecord`` replaces the loop for players that play a deal with their
+    own code; their ``extra_columns`` (name, Arrow type name) are added to
+    the result rows from ``GameRecord.extra``. ``check(params)`` returns
+    what is wrong with a set of values. ``version`` is bumped whenever the
+    player's games change; it is in every row.
+    """
+
+    name: str
+    summary: str
+    params: tuple[Param, ...] = ()
+    kernel: str | None = None
+    salt: int = 0
+    factory: Callable[..., Player] | str | None = None
+    play_deal: Callable[..., Any] | str | None = None
+    extra_columns: tuple[tuple[str, str], ...] = ()
+    check: Callable[[dict], str | None] | None = None
+    version: int = 1
+
+    @property
+    def all_params(self) -> tuple[Param, ...]:
+        names = {p.name for p in self.params}
+        return self.params + (() if "max_moves" in names else (MAX_MOVES_PARAM,))
+
+    @property
+    def defaults(self) -> dict[str, int | float]:
+        return {p.name: p.default for p in self.all_params}
+
+    @property
+    def compiled(self) -> bool:
+        return self.kernel is not None
+
+
+@dataclass(frozen=True)
+class PlayerChoice:
+    """A player with all its parameter values: one competitor of an experiment."""
+
+    spec: PlayerSpec
+    params: dict[str, int | float] = field(hash=False)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def label(self) -> str:
+        """The name, plus the parameters that differ from their defaults (``lookahead:depth=2``)."""
+        changed = [f"{k}={_fmt(v)}" for k, v in sorted(self.params.items()) if v != self.spec.defaults[k]]
+        return self.spec.name + (":" + ",".join(changed) if changed else "")
+
+    @property
+    def params_json(self) -> str:
+        """Every parameter value, as canonical JSON (the ``player_params`` column)."""
+        return json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def max_moves(self) -> int:
+        return int(self.params["max_moves"])
+
+    @property
+    def own_params(self) -> dict[str, int | float]:
+        """The parameters the player itself receives (the move cap belongs to the loop)."""
+        own = {p.name for p in self.spec.params}
+        return {k: v for k, v in self.params.items() if k != "max_moves" or k in own}
+
+    def make(self, seed: int = DEFAULT_SEED, deal: int = 0) -> Player:
+        """The move-by-move player for deal ``deal`` of ``seed``."""
+        if self.spec.factory is not None:
+            return resolve(self.spec.factory)(seed=seed, deal=deal, **self.own_params)
+        if self.spec.kernel is not None:  # (named, as specs name their code: listing players loads no kernel)
+            return resolve("sim.players.compiled:CompiledPlayer")(self, seed, deal)
+        raise UnknownPlayerError(f"player {self.name} plays whole deals only, not move by move")
+
+
+def _fmt(v: int | float) -> str:
+    return repr(v) if isinstance(v, float) else str(v)
