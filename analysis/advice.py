@@ -69,8 +69,7 @@ def effects(df, game: str) -> pd.DataFrame:
 
     ``df``: rows, or the players' rows where they lie (:class:`analysis.scan.CheapRows`).
     """
-    from .compare import pair
-    from .scan import as_rows
+    from .scan import as_rows, pair
 
     df = as_rows(df)
     held = df.pairs()

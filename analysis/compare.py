@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
-from . import scan, stats, winnability
+from . import picks, scan, winnability
 from .games import BELEAGUERED, SELECTIVE, STREETS, STUDY, name
 
 PERFECT = winnability.PERFECT
@@ -59,7 +59,7 @@ def rates(rows, solver: pd.DataFrame, players: list[str] | None = None) -> pd.Da
     rows = scan.as_rows(rows)
     out = winnability.rates_with_perfect_play(rows, solver).assign(scope="all")
     if players and len(solver):
-        played = rows.which(solver[["game", "seed", "deal"]], scan.pick(players=players))
+        played = rows.which(solver[["game", "seed", "deal"]], picks.pick(players=players))
         same = solver.merge(played, on=["game", "seed", "deal"])
         if len(same):
             w = winnability.winnability(same).assign(player=PERFECT, scope="played")
@@ -82,11 +82,6 @@ def span_text(n: int, lo: int, hi: int) -> str:
     return f"{n:,} deals between {lo:,} and {hi:,}"
 
 
-def pair(rows, a: tuple[str, str], b: tuple[str, str]) -> stats.Paired | None:
-    """(game, player) ``a`` against ``b`` deal by deal, the table counted where the rows lie."""
-    return stats.paired_of_counts(a, b, *scan.as_rows(rows).paired(a, b))
-
-
 def game_pairs(rows, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
     """Selective Castle minus each other game of the study, for each of ``players`` and under perfect play, paired by deal.
 
@@ -102,7 +97,7 @@ def game_pairs(rows, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
             continue
         label = f"{name(SELECTIVE)} − {name(other)}"
         for player in players:
-            pr = pair(rows, (SELECTIVE, player), (other, player))
+            pr = scan.pair(rows, (SELECTIVE, player), (other, player))
             if pr is not None:
                 out.append({"comparison": label, "player": player, "deals": pr.deals, "diff": pr.diff,
                             "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value, "unknown_shift": 0.0})
@@ -119,7 +114,7 @@ def across_games(rows, players: list[str]) -> pd.DataFrame:
     out = []
     for player in players:
         for a, b in ((SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED), (STREETS, BELEAGUERED)):
-            pr = pair(rows, (a, player), (b, player))
+            pr = scan.pair(rows, (a, player), (b, player))
             if pr is not None:
                 out.append({"player": player, "a": a, "b": b, "comparison": f"{name(a)} − {name(b)}", "deals": pr.deals,
                             "diff": pr.diff, "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
@@ -135,7 +130,7 @@ def within_games(rows, games: list[str], players: list[str]) -> pd.DataFrame:
         here = set(held.player[held.game == game])
         ps = [p for p in players if p in here]
         for weak, strong in zip(ps, ps[1:]):
-            pr = pair(rows, (game, strong), (game, weak))
+            pr = scan.pair(rows, (game, strong), (game, weak))
             if pr is not None:
                 out.append({"game": game, "player": strong, "weaker": weak, "deals": pr.deals, "diff": pr.diff,
                             "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})

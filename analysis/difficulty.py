@@ -100,7 +100,7 @@ def with_rungs(rows: pd.DataFrame, df: pd.DataFrame, cheap=None) -> pd.DataFrame
         if h.player.nunique() < 2:
             return rows.assign(rung="", rung_rank=np.nan)
         rungs = list((h.groupby("player").cpu_us.sum() / h.groupby("player").deals.sum()).sort_values(kind="stable").index)
-        order = rungs + [ladder.SOLVER_ONLY, ladder.UNKNOWN, ladder.UNWINNABLE]
+        order = rungs + [stats.SOLVER_ONLY, stats.UNKNOWN, stats.UNWINNABLE]
         frames = []
         for game in rows.game.unique():
             played = [p for p in rungs if ((h.game == game) & (h.player == p)).any()]
@@ -108,7 +108,7 @@ def with_rungs(rows: pd.DataFrame, df: pd.DataFrame, cheap=None) -> pd.DataFrame
                 frames.append(cheap.cheapest_rung(game, played, solved, keys=rows[rows.game == game]).assign(game=game))
         d = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
         d = d.assign(rung=d.difficulty.astype(str), rung_rank=[float(order.index(x)) for x in d.difficulty])
-    d.loc[d.rung.isin([ladder.UNKNOWN, ladder.UNWINNABLE]), "rung_rank"] = np.nan
+    d.loc[d.rung.isin([stats.UNKNOWN, stats.UNWINNABLE]), "rung_rank"] = np.nan
     out = rows.merge(d[["game", "seed", "deal", "rung", "rung_rank"]], on=["game", "seed", "deal"], how="left")
     out["rung"] = out.rung.fillna("")
     out.attrs["rungs"] = order

@@ -13,11 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .stats import player_mask, solver_mask, wilson
-
-SOLVER_ONLY = "solver only"
-UNWINNABLE = "unwinnable"
-UNKNOWN = "unknown"
+from .stats import SOLVER_ONLY, UNKNOWN, UNWINNABLE, player_mask, solver_mask, wilson
 
 
 def verdicts(df: pd.DataFrame) -> pd.DataFrame:

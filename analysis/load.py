@@ -13,15 +13,14 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
-import pyarrow.compute  # noqa: F401  (pa.compute)
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
-from sim.players.record import COLUMNS
-from sim.study.dataset import MANIFEST, arrow_type
+from sim.study.dataset import MANIFEST
 
-from .scan import is_judge
+from .parts import column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
+from .stats import is_judge
 
 
 class ResultsError(ValueError):
@@ -51,9 +50,9 @@ def load_results(
     every = files
     nested = _nested_datasets(path)
     # folder keys (game=..., player=...) not stored in the files become string columns
-    keys = _folder_keys(path, files[0])
+    keys = folder_keys(path, files[0])
     for f in files[1:] if len(nested) <= 1 else ():  # (a folder of datasets may hold them at several depths)
-        if _folder_keys(path, f) != keys or len(Path(f).relative_to(path).parts) != len(Path(files[0]).relative_to(path).parts):
+        if folder_keys(path, f) != keys or len(Path(f).relative_to(path).parts) != len(Path(files[0]).relative_to(path).parts):
             raise ResultsError(f"{f} does not sit where {files[0]} does ({'/'.join(k + '=…' for k in keys)}/part-….parquet "
                                f"below {path}): a dataset inside another? give each dataset its own folder")
     # parts of different players may carry extra columns (the solver's nodes): unify them
@@ -63,7 +62,7 @@ def load_results(
             schemas.append(pq.read_schema(f))
         except (OSError, pa.ArrowException) as e:
             raise ResultsError(f"{f} is not a readable Parquet part ({_first_sentence(e)}); rerun the experiment to replace it") from None
-        problem = _not_castle_rows(schemas[-1], keys)
+        problem = not_castle_rows(schemas[-1], keys)
         if problem:
             raise ResultsError(f"{f} is not a part castle wrote ({problem}); move it out of {path}")
     try:
@@ -72,7 +71,7 @@ def load_results(
         raise ResultsError(f"{path}: its parts disagree on their columns ({_first_sentence(e)})") from None
     folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
     if judged_only:
-        files = [f for f in files if is_judge(_folder_values(path, f).get("player", ""))]
+        files = [f for f in files if is_judge(folder_values(path, f).get("player", ""))]
     dataset = ds.dataset(
         files,
         schema=pa.unify_schemas([schema, folders]),
@@ -130,7 +129,7 @@ def _rows_of_the_manifest(df: pd.DataFrame, exp: dict, files: list[str], path: P
         other = sorted(map(str, found - allowed))
         if not other:
             continue
-        where = next((Path(f).relative_to(path) for f in files if _holds(f, path, column, other)), None)
+        where = next((Path(f).relative_to(path) for f in files if holds(f, path, column, other)), None)
         raise ResultsError(f"{path}: {f'{where}: ' if where else ''}rows of {column} {', '.join(other[:3])}, which the dataset's "
                            f"manifest does not name ({', '.join(sorted(map(str, allowed)))[:80]}): a part of another dataset? "
                            "move it out")
@@ -143,10 +142,10 @@ def _check_cheap_parts(path: Path, files: list[str], one_dataset: bool) -> None:
     exp = load_manifest(path).get("experiment", {}) if (path / MANIFEST).exists() else {}
     spans: dict[tuple[str, str], list[tuple[int, int, str]]] = {}
     for f in files:
-        where = _folder_values(path, f)
+        where = folder_values(path, f)
         game, player = where.get("game", ""), where.get("player", "")
-        seed_lo, seed_hi = _column_range(f, "seed")
-        deal_lo, deal_hi = _column_range(f, "deal")
+        seed_lo, seed_hi = column_range(f, "seed")
+        deal_lo, deal_hi = column_range(f, "deal")
         checks = [("seed", {seed_lo, seed_hi} - {None}, {exp["seed"]} if isinstance(exp.get("seed"), int) else None),
                   ("game", {game}, set(exp["games"]) if isinstance(exp.get("games"), dict) and exp["games"] else None),
                   ("player", {player}, set(exp["players"]) if isinstance(exp.get("players"), dict) and exp["players"] else None)]
@@ -168,90 +167,8 @@ def _check_cheap_parts(path: Path, files: list[str], one_dataset: bool) -> None:
                 suspects += [f1, f2]
     if suspects:
         suspects = list(dict.fromkeys(suspects))
-        rows = pd.concat([_key_rows(path, f) for f in suspects], ignore_index=True)
+        rows = pd.concat([key_rows(path, f) for f in suspects], ignore_index=True)
         _no_game_twice(rows, suspects, path)
-
-
-def _column_range(file: str, column: str) -> tuple[int | None, int | None]:
-    """The lowest and highest value of ``column`` in a part, from its row groups' statistics (read if they have none)."""
-    meta = pq.ParquetFile(file).metadata
-    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-    if column not in names or meta.num_rows == 0:
-        return None, None
-    i = names.index(column)
-    lows, highs = [], []
-    for g in range(meta.num_row_groups):
-        st = meta.row_group(g).column(i).statistics
-        if st is None or not st.has_min_max:
-            values = pq.read_table(file, columns=[column]).column(0)
-            return int(pa.compute.min(values).as_py()), int(pa.compute.max(values).as_py())
-        lows.append(st.min)
-        highs.append(st.max)
-    return int(min(lows)), int(max(highs))
-
-
-def _key_rows(path: Path, file: str) -> pd.DataFrame:
-    """A part's (game, player, seed, deal), with the folders' values where the file does not hold them."""
-    names = pq.read_schema(file).names
-    rows = pq.read_table(file, columns=[c for c in ("game", "player", "seed", "deal", "dialect") if c in names]).to_pandas()
-    for c, value in _folder_values(path, file).items():
-        if c not in rows.columns:
-            rows[c] = value
-    for c in ("game", "player"):
-        rows[c] = rows[c].astype(str)
-    if "dialect" in rows.columns:
-        other = rows["dialect"].astype(str) != SHEET
-        rows["game"] = rows["game"].where(~other, rows["game"] + "@" + rows["dialect"].astype(str))
-    return rows
-
-
-def _holds(file: str, path: Path, column: str, values: list[str]) -> bool:
-    """Does part ``file`` hold rows whose ``column`` (as the loaded frame gives it) is one of ``values``?"""
-    try:
-        names = pq.read_schema(file).names
-        rows = pq.read_table(file, columns=[c for c in (column, "dialect") if c in names]).to_pandas()
-    except (OSError, pa.ArrowException):
-        return False
-    if column not in rows.columns:
-        rows[column] = _folder_values(path, file).get(column)
-    shown = rows[column].astype(str)
-    if column == "game" and "dialect" in rows.columns:
-        other = rows["dialect"].astype(str) != SHEET
-        shown = shown.where(~other, shown + "@" + rows["dialect"].astype(str))
-    return bool(shown.isin(values).any())
-
-
-#: the columns every part castle writes holds (besides its players' own); ``game`` and ``player`` may come from the folders
-_CASTLE_COLUMNS = {c.name: arrow_type(c.type) for c in COLUMNS}
-
-
-def _kind(t: pa.DataType) -> str:
-    """What a column holds, whatever its width or encoding: int, float, bool, text or null."""
-    if pa.types.is_dictionary(t):
-        t = t.value_type
-    for kind, test in (("int", pa.types.is_integer), ("float", pa.types.is_floating), ("bool", pa.types.is_boolean),
-                       ("text", lambda x: pa.types.is_string(x) or pa.types.is_large_string(x)), ("null", pa.types.is_null)):
-        if test(t):
-            return kind
-    return str(t)
-
-
-def _not_castle_rows(schema: pa.Schema, folder_keys: list[str]) -> str | None:
-    """What makes a part's schema other than the runner's (:func:`sim.study.dataset.schema`), or None."""
-    missing = [n for n in _CASTLE_COLUMNS if n not in schema.names and n not in folder_keys]
-    if missing:
-        shown = ", ".join(missing[:4]) + (f" and {len(missing) - 4} more" if len(missing) > 4 else "")
-        return f"no {shown} column{'s' if len(missing) > 1 else ''}"
-    for name, expected in _CASTLE_COLUMNS.items():
-        if name in schema.names:
-            kind = _kind(schema.field(name).type)
-            if kind not in (_kind(expected), "null"):
-                return f"its column {name} holds {kind}, castle's {_kind(expected)}"
-    return None
-
-
-def _folder_keys(path: Path, file: str) -> list[str]:
-    return [part.split("=", 1)[0] for part in Path(file).relative_to(path).parts[:-1] if "=" in part]
 
 
 def _nested_datasets(path: Path) -> list[Path]:
@@ -277,7 +194,7 @@ def _no_game_twice(df: pd.DataFrame, files: list[str], path: Path) -> None:
             rows = pq.read_table(f, columns=[c for c in ("game", "player", "seed", "deal", "dialect") if c in pq.read_schema(f).names]).to_pandas()
         except (OSError, pa.ArrowException):
             continue
-        for c, value in _folder_values(path, f).items():
+        for c, value in folder_values(path, f).items():
             if c not in rows.columns:
                 rows[c] = value
         if "dialect" in rows.columns:
@@ -290,27 +207,11 @@ def _no_game_twice(df: pd.DataFrame, files: list[str], path: Path) -> None:
                        "keep one of them")
 
 
-def _folder_values(path: Path, file: str) -> dict[str, str]:
-    from urllib.parse import unquote
-
-    return {k: unquote(v) for k, _, v in (p.partition("=") for p in Path(file).relative_to(path).parts[:-1] if "=" in p)}
-
-
 def _first_sentence(e: Exception, most: int = 100) -> str:
     """The first sentence of an exception's message, whole (not cut mid-word), at most ``most`` characters."""
     text = (str(e).splitlines() or [e.__class__.__name__])[0]
     text = text.split(". ")[0].rstrip(".")
     return text if len(text) <= most else text[: most - 1].rsplit(" ", 1)[0] + "…"
-
-
-def parquet_parts(path: Path) -> list[str]:
-    """Every finished Parquet part below ``path`` (temporary and hidden files skipped)."""
-    if not path.is_dir():
-        return []
-    return sorted(
-        str(f) for f in path.rglob("*.parquet")
-        if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts)
-    )
 
 
 def load_manifest(path: str | Path) -> dict:
@@ -352,7 +253,7 @@ def study_parts(path: str | Path) -> list[tuple[str, list[str]]]:
     """(dataset label, its cheap players' Parquet parts) for each folder :func:`load_study` reads: what
     :class:`analysis.scan.CheapRows` reads where it lies."""
     path = Path(path)
-    return [(p.name, [f for f in parquet_parts(p) if not is_judge(_folder_values(p, f).get("player", ""))])
+    return [(p.name, [f for f in parquet_parts(p) if not is_judge(folder_values(p, f).get("player", ""))])
             for p in study_folders(path)]
 
 

@@ -41,7 +41,7 @@ def player_colours(players: list[str], palette: str | None = None) -> dict[str, 
     return out
 
 
-def _whiskers(mid, low, high) -> np.ndarray:
+def whiskers(mid, low, high) -> np.ndarray:
     """Error-bar lengths, never negative (a Wilson bound can round past a rate of 0 or 1)."""
     return np.clip(np.vstack([np.asarray(mid) - np.asarray(low), np.asarray(high) - np.asarray(mid)]), 0, None)
 
@@ -83,7 +83,7 @@ def headline(rates: pd.DataFrame, players: list[str], games: list[str], names: d
         r = rates[rates.game == game].set_index("player").reindex(rows).dropna(subset=["rate"])
         y = np.array([rows.index(p) for p in r.index]) + (k - (len(games) - 1) / 2) * step
         mid, lo, hi = clip(r.rate), clip(r.ci_low), clip(r.ci_high)
-        ax.errorbar(mid, y, xerr=_whiskers(mid, lo, hi), fmt="o", ms=4.5, capsize=2, lw=1.2, color=game_colour(game),
+        ax.errorbar(mid, y, xerr=whiskers(mid, lo, hi), fmt="o", ms=4.5, capsize=2, lw=1.2, color=game_colour(game),
                     label=game_name(game))
     _logit_axis(ax)
     ax.set_yticks(range(len(rows)), [names.get(p, p) for p in rows], fontsize=8)
@@ -112,7 +112,7 @@ def forest(table: pd.DataFrame, label: str = "label", panel: str | None = None, 
     for ax, name in zip(axes[0], panels):
         t = table[table[panel] == name] if panel else table
         y = np.array([rows.index(x) for x in t[label]])
-        err = _whiskers(t["diff"], t.diff_low, t.diff_high) * 100
+        err = whiskers(t["diff"], t.diff_low, t.diff_high) * 100
         strong = (t.p_holm < 0.05).to_numpy() if "p_holm" in t else np.ones(len(t), bool)
         for filled in (True, False):
             k = strong == filled
@@ -140,75 +140,12 @@ def paired(table: pd.DataFrame, title: str) -> plt.Figure:
     return forest(table, "label", None, title)
 
 
-def _log_ms_axis(ax) -> None:
-    """A log axis of milliseconds labelled at its powers of ten only (minor labels collide on a short axis)."""
-    ax.set_xscale("log")
-    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10))
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-
-
-def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None,
-           names: dict[str, str] | None = None) -> plt.Figure:
-    """Per game: each rung's share of the solver's winnable deals won against its CPU per deal (log scale).
-
-    ``colours``: a player's colour (the report's, the same in every figure); by default one per rung.
-    ``names``: a player's short name in the legend.
-    """
-    names = names or {}
-    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.6), sharey=True, squeeze=False)
-    colours = colours or player_colours(list(dict.fromkeys(table.player)))
-    for ax, game in zip(axes[0], games):
-        t = table[table.game == game]
-        for _, row in t.iterrows():
-            share = row.share_of_winnable if not pd.isna(row.share_of_winnable) else row.rate
-            lo = row.share_ci_low if not pd.isna(row.share_of_winnable) else row.ci_low
-            hi = row.share_ci_high if not pd.isna(row.share_of_winnable) else row.ci_high
-            ax.errorbar([max(row.cpu_ms_mean, 1e-3)], [share * 100], yerr=_whiskers([share], [lo], [hi]) * 100, fmt="o",
-                        color=colours[row.player], capsize=2, label=names.get(row.player, row.player))
-        _log_ms_axis(ax)
-        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
-        ax.set_xlabel("mean CPU per deal (ms, log scale)", fontsize=8.5)
-        ax.grid(alpha=0.3, which="major")
-    axes[0][0].set_ylabel("winnable deals won (%)")
-    axes[0][0].set_ylim(-2, 102)
-    _legend_below(fig, axes[0], fontsize=8)
-    return fig
-
-
-def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None, names: dict[str, str] | None = None) -> plt.Figure:
-    """Stacked bars: each game's deals by difficulty (the cheapest rung that wins them, then solver only, unknown, unwinnable).
-
-    ``colours``: a rung's colour (the report's, the same in every figure); by default one per rung.
-    """
-    classes = list(shares.index)
-    games = list(shares.columns)
-    colours = colours or player_colours([c for c in classes[:-3]])
-    extra = {"solver only": "#111111", "unknown": "#bbbbbb", "unwinnable": "#e8e8e8"}
-    fig, ax = plt.subplots(figsize=(9, 0.7 * len(games) + 2.2))
-    left = np.zeros(len(games))
-    for c in classes:
-        v = shares.loc[c].to_numpy(dtype=float) * 100
-        ax.barh(range(len(games)), v, left=left, color=colours.get(c, extra.get(c, "#777777")), edgecolor="white",
-                label=(names or {}).get(c, c))
-        left += v
-    ax.set_yticks(range(len(games)), [game_name(g) for g in games])
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("share of deals (%), the same deals in every game")
-    ax.set_title("Difficulty: the cheapest rung that wins a deal")
-    ax.legend(fontsize=7.5, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.14 - 0.9 / (0.7 * len(games) + 2.2)),
-              frameon=False)
-    fig.tight_layout()
-    return fig
-
-
 def fixed_bases(rates: pd.DataFrame, chosen: float | None = None) -> plt.Figure:
     """Selective Castle: the share of deals each base rank wins if always chosen, with its interval, on a 0-100 axis
     (a cut axis would make equal bases look different); ``chosen``: the share won when the base is chosen per deal."""
     fig, ax = plt.subplots(figsize=(8, 3.6))
     x = np.arange(len(rates))
-    ax.errorbar(x, rates.rate * 100, yerr=_whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, fmt="o", color=game_colour(SELECTIVE),
+    ax.errorbar(x, rates.rate * 100, yerr=whiskers(rates.rate, rates.ci_low, rates.ci_high) * 100, fmt="o", color=game_colour(SELECTIVE),
                 capsize=3, label="one base for every deal (95% interval)")
     if chosen is not None:
         ax.axhline(chosen * 100, color=game_colour(SELECTIVE), ls="--", lw=1, label=f"the base chosen per deal: {chosen * 100:.1f}%")
@@ -256,11 +193,11 @@ def convergence(conv: pd.DataFrame, games: list[str], players: list[str], start:
         ax.set_xlabel(f"deals played (from {start})", fontsize=8.5)
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel("won (%), 95% interval")
-    _legend_below(fig, axes[0])
+    legend_below(fig, axes[0])
     return fig
 
 
-def _legend_below(fig: plt.Figure, axes, fontsize: float = 7.5) -> None:
+def legend_below(fig: plt.Figure, axes, fontsize: float = 7.5) -> None:
     """Lay the panels out, then one legend of every panel's labels under them (the saved figure takes it in)."""
     handles, labels = [], []
     for ax in axes:
@@ -302,7 +239,7 @@ def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: 
         ax.set_xlabel("cards home at the end", fontsize=8)
     for ax in axes[:, 0]:
         ax.set_ylabel("games not won (%)", fontsize=8)
-    _legend_below(fig, list(axes.flat))
+    legend_below(fig, list(axes.flat))
     return fig
 
 
@@ -366,105 +303,5 @@ def base_heatmap(rates: pd.DataFrame, names: dict[str, str] | None = None, least
     ax.set_yticks(range(len(players)), [names.get(p, p) for p in players], fontsize=8)
     ax.set_xlabel(f"base rank founded (grey: fewer than {least} deals)")
     fig.colorbar(im, ax=ax, label="deals won (%)", fraction=0.03, pad=0.02)
-    fig.tight_layout()
-    return fig
-
-
-def difficulty_index(rows: pd.DataFrame, games: list[str]) -> plt.Figure:
-    """Each game's difficulty index over its winnable deals: a histogram per game, side by side on one scale."""
-    won = rows[rows.result == "won"]
-    top = float(np.nanpercentile(won.difficulty, 99.5)) if len(won) else 1.0
-    bins = np.linspace(0, max(top, 1.0), 40)
-    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.0), sharey=True, squeeze=False)
-    for ax, game in zip(axes[0], games):
-        d = won[won.game == game].difficulty.astype(float)
-        if len(d):
-            ax.hist(d.clip(upper=bins[-1]), bins=bins, weights=np.full(len(d), 100 / len(d)), color=game_colour(game), alpha=0.85)
-            ax.axvline(float(d.median()), color="#222222", lw=1, ls="--")
-            ax.text(0.97, 0.95, f"median {d.median():.1f} bits\n{len(d):,} winnable deals", transform=ax.transAxes, ha="right",
-                    va="top", fontsize=7.5)
-        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
-        ax.set_xlabel("difficulty index (bits of luck)", fontsize=8.5)
-        ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("winnable deals (%)")
-    fig.tight_layout()
-    return fig
-
-
-def difficulty_pairs(rows: pd.DataFrame, a: str, b: str) -> plt.Figure:
-    """The same deals in two games: the index in one against the other (deals winnable in both)."""
-    won = rows[rows.result == "won"].set_index(["seed", "deal"])
-    x = won[won.game == a].difficulty
-    y = won[won.game == b].difficulty
-    j = pd.concat([x.rename("a"), y.rename("b")], axis=1, join="inner")
-    fig, ax = plt.subplots(figsize=(4.6, 4.2))
-    ax.scatter(j.a, j.b, s=6, alpha=0.45, color="#444444", lw=0)
-    top = float(max(j.a.max(), j.b.max())) if len(j) else 1.0
-    ax.plot([0, top], [0, top], color="#999999", lw=1, ls="--")
-    ax.set_xlabel(f"{game_name(a)} (bits)", color=game_colour(a))
-    ax.set_ylabel(f"{game_name(b)} (bits)", color=game_colour(b))
-    ax.set_title(f"The same deals, winnable in both ({len(j):,})", fontsize=9.5)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
-
-
-def difficulty_by_rung(rows: pd.DataFrame, games: list[str], names: dict[str, str] | None = None) -> plt.Figure:
-    """The index of winnable deals by the ladder's cheapest rung that wins them: a box per rung, a panel per game."""
-    names = names or {}
-    won = rows[(rows.result == "won") & (rows.rung != "")]
-    order = [r for r in rows.attrs.get("rungs", list(dict.fromkeys(won.rung))) if (won.rung == r).any()]
-    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.6), sharey=True, squeeze=False)
-    for ax, game in zip(axes[0], games):
-        g = won[won.game == game]
-        present = [r for r in order if (g.rung == r).any()]
-        data = [g[g.rung == r].difficulty.astype(float).to_numpy() for r in present]
-        if data:
-            ax.boxplot(data, orientation="vertical", showfliers=False, widths=0.6, medianprops={"color": game_colour(game)})
-            ax.set_xticks(range(1, len(present) + 1), [names.get(r, r) for r in present], rotation=60, ha="right", fontsize=7)
-        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
-        ax.grid(axis="y", alpha=0.3)
-    axes[0][0].set_ylabel("difficulty index (bits)")
-    fig.tight_layout()
-    return fig
-
-
-def first_mistakes(m: pd.DataFrame, games: list[str], rungs: list[str], names: dict[str, str] | None = None) -> plt.Figure:
-    """Where the rungs' first mistakes come on the winnable deals they lost: the move number, a box per rung and game."""
-    names = names or {}
-    lost = m[(m.verdict == "won") & ~m.won].dropna(subset=["first_mistake"])
-    present = [r for r in rungs if (lost.rung == r).any()]
-    fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 0.32 * len(present) + 1.3), sharey=True, squeeze=False)
-    for ax, game in zip(axes[0], games):
-        g = lost[lost.game == game]
-        data = [g[g.rung == r].first_mistake.astype(float).to_numpy() for r in present]
-        keep = [i for i, d in enumerate(data) if len(d)]
-        if keep:
-            ax.boxplot([data[i] for i in keep], positions=keep, orientation="horizontal", showfliers=False, widths=0.6,
-                       medianprops={"color": game_colour(game)})
-        ax.set_title(game_name(game), color=game_colour(game), fontsize=10)
-        ax.set_xlabel("move of the first mistake", fontsize=8.5)
-        ax.grid(axis="x", alpha=0.3)
-    axes[0][0].set_yticks(range(len(present)), [names.get(r, r) for r in present], fontsize=8)
-    axes[0][0].set_ylim(len(present) - 0.5, -0.5)
-    fig.tight_layout()
-    return fig
-
-
-def mistake_kinds(shares: pd.DataFrame, names: dict[str, str] | None = None) -> plt.Figure:
-    """The kinds of first mistake, as shares of each rung's (stacked bars, a rung a row)."""
-    names = names or {}
-    colours = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#BBBBBB"]
-    fig, ax = plt.subplots(figsize=(9, 0.34 * len(shares) + 1.4))
-    left = np.zeros(len(shares))
-    for k, c in enumerate(shares.columns):
-        v = shares[c].to_numpy(dtype=float) * 100
-        ax.barh(range(len(shares)), v, left=left, color=colours[k % len(colours)], edgecolor="white", label=c)
-        left += v
-    ax.set_yticks(range(len(shares)), [names.get(r, r) for r in shares.index], fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("first mistakes (%), all three games")
-    ax.legend(fontsize=7.5, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 / (0.34 * len(shares) + 1.4)), frameon=False)
     fig.tight_layout()
     return fig

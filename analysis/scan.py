@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -35,62 +34,14 @@ import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
 
-from .stats import JUDGES
+from .frames import FrameRows
+from .picks import ALL, Only, Pick, in_list, quote
+from .stats import JUDGES, SOLVER_ONLY, UNKNOWN, UNWINNABLE, Paired, paired_of_counts
 
 #: DuckDB's memory limit for a report: beyond it, joins, sorts and aggregates spill to a temporary folder
 MEMORY_LIMIT = os.environ.get("CASTLE_DUCKDB_MEMORY", "256MB")
 #: the columns of a cheap row the report asks about (the rest stay on disk)
 COLUMNS = ("game", "player", "player_params", "seed", "deal", "result", "won", "moves", "cards_home", "base_rank", "cpu_us")
-
-
-def is_judge(player: str) -> bool:
-    """Is this the label of a player whose rows are read whole (:data:`JUDGES`)?"""
-    return str(player).split(":", 1)[0] in JUDGES
-
-
-def _quote(text: str) -> str:
-    return "'" + str(text).replace("'", "''") + "'"
-
-
-def _list(values) -> str:
-    return "(" + ", ".join(_quote(v) for v in values) + ")" if len(values) else "(NULL)"
-
-
-@dataclass(frozen=True)
-class Pick:
-    """Which cheap rows a question is about: some games, some players (None: all), only games not won."""
-
-    games: tuple[str, ...] | None = None
-    players: tuple[str, ...] | None = None
-    not_won: bool = False
-    has: tuple[str, ...] = ()  #: columns that must hold a value (``base_rank``: a base was founded)
-
-    def __and__(self, other: "Pick") -> "Pick":
-        def both(x, y):
-            return y if x is None else x if y is None else tuple(v for v in x if v in y)
-        return Pick(both(self.games, other.games), both(self.players, other.players), self.not_won or other.not_won,
-                    tuple(dict.fromkeys(self.has + other.has)))
-
-    def sql(self, alias: str = "") -> str:
-        a = f"{alias}." if alias else ""
-        parts = ["TRUE"]
-        if self.games is not None:
-            parts.append(f"{a}game IN {_list(self.games)}")
-        if self.players is not None:
-            parts.append(f"{a}player IN {_list(self.players)}")
-        if self.not_won:
-            parts.append(f"{a}result <> 'won'")
-        parts += [f"{a}{c} IS NOT NULL" for c in self.has]
-        return " AND ".join(parts)
-
-
-def pick(games=None, players=None, not_won: bool = False, has=()) -> Pick:
-    """A :class:`Pick` from any iterables of names."""
-    return Pick(None if games is None else tuple(dict.fromkeys(map(str, games))),
-                None if players is None else tuple(dict.fromkeys(map(str, players))), not_won, tuple(has))
-
-
-ALL = Pick()
 
 
 class CheapRows:
@@ -114,16 +65,16 @@ class CheapRows:
             for c in COLUMNS:
                 cols.append(c if c in names or (hive and c in (folder_keys or {}).get(label, ["game", "player"]))
                             else f"NULL AS {c}")
-            dialect = "dialect" if "dialect" in names else f"{_quote(SHEET)} AS dialect"
-            selects.append(f"SELECT {', '.join(cols)}, {dialect}, {_quote(label)} AS dataset, {order} AS dataset_order "
+            dialect = "dialect" if "dialect" in names else f"{quote(SHEET)} AS dialect"
+            selects.append(f"SELECT {', '.join(cols)}, {dialect}, {quote(label)} AS dataset, {order} AS dataset_order "
                            f"FROM read_parquet({_sql_list(files)}, union_by_name = true, hive_partitioning = {str(hive).lower()})")
         if not selects:
             selects = ["SELECT " + ", ".join(f"NULL AS {c}" for c in COLUMNS) + ", NULL AS dialect, NULL AS dataset, 0 AS dataset_order "
                        "WHERE FALSE"]
         union = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
-        game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {_quote(SHEET)} THEN CAST(game AS VARCHAR) " \
+        game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {quote(SHEET)} THEN CAST(game AS VARCHAR) " \
                "ELSE CAST(game AS VARCHAR) || '@' || CAST(dialect AS VARCHAR) END"
-        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {_quote(j)}" for j in JUDGES)
+        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {quote(j)}" for j in JUDGES)
         self._run(f"CREATE VIEW raw AS SELECT * REPLACE ({game} AS game, CAST(player AS VARCHAR) AS player, "
                      f"CAST(result AS VARCHAR) AS result, CAST(player_params AS VARCHAR) AS player_params) "
                      f"FROM ({union}) WHERE NOT ({judge})")
@@ -215,7 +166,7 @@ class CheapRows:
 
     def first(self, column: str, game: str, player: str):
         """``column`` of one row of (game, player) (a value every row of it shares, such as its parameters)."""
-        row = self._one(f"SELECT {column} FROM rows WHERE game = {_quote(game)} AND player = {_quote(player)} LIMIT 1")
+        row = self._one(f"SELECT {column} FROM rows WHERE game = {quote(game)} AND player = {quote(player)} LIMIT 1")
         return None if row is None else row[0]
 
     # ---- deal by deal -----------------------------------------------------------------------------------------
@@ -225,15 +176,15 @@ class CheapRows:
         one = "SELECT seed, deal, result = 'won' AS w FROM rows WHERE game = {} AND player = {}"
         row = self._one(
             f"SELECT count(*) FILTER (x.w AND y.w), count(*) FILTER (x.w AND NOT y.w), count(*) FILTER (NOT x.w AND y.w), "
-            f"count(*) FILTER (NOT x.w AND NOT y.w) FROM ({one.format(_quote(a[0]), _quote(a[1]))}) x "
-            f"JOIN ({one.format(_quote(b[0]), _quote(b[1]))}) y USING (seed, deal)")
+            f"count(*) FILTER (NOT x.w AND NOT y.w) FROM ({one.format(quote(a[0]), quote(a[1]))}) x "
+            f"JOIN ({one.format(quote(b[0]), quote(b[1]))}) y USING (seed, deal)")
         return tuple(int(v) for v in row)
 
     def mean_win_moves(self, player: str, game: str, other: str) -> float:
         """Mean moves of ``player``'s wins in ``game`` on the deals it also won in ``other``."""
         row = self._one(
-            f"SELECT avg(x.moves) FROM (SELECT seed, deal, moves FROM rows WHERE player = {_quote(player)} AND game = {_quote(game)} "
-            f"AND result = 'won') x SEMI JOIN (SELECT seed, deal FROM rows WHERE player = {_quote(player)} AND game = {_quote(other)} "
+            f"SELECT avg(x.moves) FROM (SELECT seed, deal, moves FROM rows WHERE player = {quote(player)} AND game = {quote(game)} "
+            f"AND result = 'won') x SEMI JOIN (SELECT seed, deal FROM rows WHERE player = {quote(player)} AND game = {quote(other)} "
             f"AND result = 'won') y USING (seed, deal)")
         return float("nan") if row[0] is None else float(row[0])
 
@@ -282,16 +233,14 @@ class CheapRows:
         when no rung wins it) and ``n``; with ``keys`` (seed, deal) the deals themselves, only those; with
         ``pair_with`` (another game and its rungs) counts by the two games' difficulties of the same deal (a, b).
         """
-        from .ladder import SOLVER_ONLY, UNKNOWN, UNWINNABLE
-
         def per_deal(g: str, rungs: list[str] = rungs) -> str:
-            values = ", ".join(f"({_quote(p)}, {i})" for i, p in enumerate(rungs))
+            values = ", ".join(f"({quote(p)}, {i})" for i, p in enumerate(rungs))
             return (f"(SELECT r.seed, r.deal, CASE WHEN min(k.i) FILTER (r.result = 'won') IS NOT NULL THEN "
                     f"list_extract({_sql_list(rungs)}, min(k.i) FILTER (r.result = 'won') + 1) "
-                    f"WHEN any_value(v.verdict) = 'won' THEN {_quote(SOLVER_ONLY)} WHEN any_value(v.verdict) = 'lost' THEN "
-                    f"{_quote(UNWINNABLE)} ELSE {_quote(UNKNOWN)} END AS difficulty FROM rows r JOIN (VALUES {values}) k(p, i) "
+                    f"WHEN any_value(v.verdict) = 'won' THEN {quote(SOLVER_ONLY)} WHEN any_value(v.verdict) = 'lost' THEN "
+                    f"{quote(UNWINNABLE)} ELSE {quote(UNKNOWN)} END AS difficulty FROM rows r JOIN (VALUES {values}) k(p, i) "
                     f"ON r.player = k.p LEFT JOIN _verdicts v ON v.game = r.game AND v.seed = r.seed AND v.deal = r.deal "
-                    f"WHERE r.game = {_quote(g)} GROUP BY r.seed, r.deal HAVING count(DISTINCT r.player) = {len(rungs)})")
+                    f"WHERE r.game = {quote(g)} GROUP BY r.seed, r.deal HAVING count(DISTINCT r.player) = {len(rungs)})")
 
         self.con.register("_verdicts", verdicts[["game", "seed", "deal", "verdict"]])
         try:
@@ -320,7 +269,7 @@ class CheapRows:
                 got = self.df(
                     f"SELECT k, won, unknown FROM (SELECT row_number() OVER w AS k, sum(w_) OVER w AS won, sum(u_) OVER w AS unknown "
                     f"FROM (SELECT seed, deal, (result = 'won')::INT AS w_, (result = 'unknown')::INT AS u_ FROM rows "
-                    f"WHERE game = {_quote(game)} AND player = {_quote(player)} AND {p.sql()}) "
+                    f"WHERE game = {quote(game)} AND player = {quote(player)} AND {p.sql()}) "
                     f"WINDOW w AS (ORDER BY seed, deal ROWS UNBOUNDED PRECEDING)) SEMI JOIN _k USING (k)")
             finally:
                 self.con.unregister("_k")
@@ -331,8 +280,8 @@ class CheapRows:
     def not_elsewhere(self, label: str, others: list[str], p: Pick, key: list[str]) -> bool:
         """Does dataset ``label`` hold a picked row whose ``key`` no dataset of ``others`` holds?"""
         on = " AND ".join(f"m.{k} = o.{k}" for k in key)
-        row = self._one(f"SELECT count(*) FROM rows m WHERE m.dataset = {_quote(label)} AND {p.sql('m')} AND NOT EXISTS "
-                           f"(SELECT 1 FROM rows o WHERE o.dataset IN {_list(others)} AND {p.sql('o')} AND {on})")
+        row = self._one(f"SELECT count(*) FROM rows m WHERE m.dataset = {quote(label)} AND {p.sql('m')} AND NOT EXISTS "
+                           f"(SELECT 1 FROM rows o WHERE o.dataset IN {in_list(others)} AND {p.sql('o')} AND {on})")
         return int(row[0]) > 0
 
     def only(self, p: Pick) -> "Only":
@@ -367,20 +316,6 @@ def _lerp(at: dict, key: tuple, n: int, q: float) -> float:
     return float(b - d * (1 - t)) if t >= 0.5 else float(a + d * t)
 
 
-class Only:
-    """A :class:`CheapRows` (or :class:`FrameRows`) seen through a :class:`Pick` (:meth:`CheapRows.only`)."""
-
-    def __init__(self, rows, p: Pick):
-        self.rows, self.p = rows, p
-
-    def __getattr__(self, name):
-        method = getattr(self.rows, name)
-
-        def picked(*args, p: Pick = ALL, **kwargs):
-            return method(*args, p=self.p & p, **kwargs)
-        return picked
-
-
 def _convergence(n: pd.DataFrame, running, points: int) -> pd.DataFrame:
     """The running rates at :func:`geometric_points` of each (game, player), from its counts ``n`` and ``running``
     (a function of the wanted (game, player, k) giving won and unknown among the first k deals)."""
@@ -400,7 +335,7 @@ def _convergence(n: pd.DataFrame, running, points: int) -> pd.DataFrame:
 
 
 def _sql_list(values) -> str:
-    return "[" + ", ".join(_quote(v) for v in values) + "]"
+    return "[" + ", ".join(quote(v) for v in values) + "]"
 
 
 def geometric_points(n: int, points: int = 40) -> list[int]:
@@ -410,99 +345,17 @@ def geometric_points(n: int, points: int = 40) -> list[int]:
 
 def of(path: str | Path) -> CheapRows:
     """The cheap rows of the dataset, or folder of datasets, at ``path`` (as :func:`analysis.load.load_study` reads it)."""
-    from .load import parquet_parts, study_parts
+    from .load import study_parts
+    from .parts import parquet_parts
 
     return CheapRows(study_parts(Path(path)) if Path(path).is_dir() else [(Path(path).name, parquet_parts(Path(path)))])
-
-
-class FrameRows:
-    """:class:`CheapRows`'s questions asked of a pandas frame (a notebook's, a test's): the same answers, so the
-    analysis has one code path whether the rows lie on disk or in memory. Judged rows are left out, as there."""
-
-    def __init__(self, df: pd.DataFrame):
-        self.frame = df[~df.player.astype(str).str.split(":").str[0].isin(JUDGES)] if len(df) else df
-
-    def _pick(self, p: Pick) -> pd.DataFrame:
-        d = self.frame
-        if p.games is not None:
-            d = d[d.game.isin(p.games)]
-        if p.players is not None:
-            d = d[d.player.isin(p.players)]
-        if p.not_won:
-            d = d[d.result != "won"]
-        for c in p.has:
-            d = d[d[c].notna()]
-        return d
-
-    def __len__(self) -> int:
-        return len(self.frame)
-
-    def pairs(self, p: Pick = ALL) -> pd.DataFrame:
-        d = self._pick(p)
-        d = d.assign(won_=d.result.eq("won"), cpu_=d.cpu_us if "cpu_us" in d.columns else 0)
-        g = d.groupby(["game", "player"], observed=True, sort=True)
-        out = pd.DataFrame({"deals": g.size(), "won": g.won_.sum(), "cpu_us": g.cpu_.sum()}).reset_index()
-        return out[["game", "player", "deals", "won", "cpu_us"]]
-
-    def counts(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
-        d = self._pick(p)
-        g = d.assign(won_=d.result.eq("won"), unknown_=d.result.eq("unknown")).groupby(by, observed=True, sort=True)
-        out = pd.DataFrame({"deals": g.size(), "won": g.won_.sum(), "unknown": g.unknown_.sum()}).reset_index()
-        return out[by + ["deals", "won", "unknown"]]
-
-    def span(self, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
-        d = self._pick(p)
-        if not by:
-            deals = d.deal
-            return pd.DataFrame({"n": [deals.nunique()], "lo": [deals.min() if len(deals) else None],
-                                 "hi": [deals.max() if len(deals) else None]})
-        g = d.groupby(by, observed=True, sort=True).deal
-        return pd.DataFrame({"n": g.nunique(), "lo": g.min(), "hi": g.max()}).reset_index()
-
-    def paired(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[int, int, int, int]:
-        def wins(key):
-            g = self.frame[(self.frame.game == key[0]) & (self.frame.player == key[1])]
-            return g.set_index(["seed", "deal"])["result"].eq("won")
-
-        j = pd.concat([wins(a).rename("a"), wins(b).rename("b")], axis=1, join="inner")
-        return (int((j.a & j.b).sum()), int((j.a & ~j.b).sum()), int((~j.a & j.b).sum()), int((~j.a & ~j.b).sum()))
-
-    def deals_of(self, p: Pick) -> pd.DataFrame:
-        return self._pick(p)[["game", "seed", "deal"]].drop_duplicates()
-
-    def first(self, column: str, game: str, player: str):
-        d = self.frame[(self.frame.game == game) & (self.frame.player == player)]
-        return d[column].iloc[0] if len(d) else None
-
-    def mean_win_moves(self, player: str, game: str, other: str) -> float:
-        won = self.frame[(self.frame.player == player) & (self.frame.result == "won")]
-        a = won[won.game == game].set_index(["seed", "deal"]).moves
-        b = won[won.game == other].set_index(["seed", "deal"]).moves
-        common = a.index.intersection(b.index)
-        return float(a.loc[common].mean()) if len(common) else float("nan")
-
-    def which(self, keys: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
-        k = keys[["game", "seed", "deal"]].drop_duplicates()
-        return k.merge(self.deals_of(p), on=["game", "seed", "deal"]).sort_values(["game", "seed", "deal"], ignore_index=True)
-
-    def rows_on(self, keys: pd.DataFrame, p: Pick = ALL, columns: list[str] | None = None) -> pd.DataFrame:
-        on = [c for c in ("game", "seed", "deal") if c in keys.columns]
-        d = self._pick(p).merge(keys[on].drop_duplicates(), on=on)
-        return d[columns] if columns else d
-
-    def cpu(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
-        g = self._pick(p).groupby(by, observed=True, sort=True).cpu_us
-        out = pd.DataFrame({"n": g.size(), "cpu_sum": g.sum().astype(object).map(int),
-                            "cpu_median": g.agg(lambda x: float(np.median(x.to_numpy()))),
-                            "cpu_p90": g.agg(lambda x: float(np.percentile(x.to_numpy(), 90)))}).reset_index()
-        return out[by + ["n", "cpu_sum", "cpu_median", "cpu_p90"]]
-
-    def on_deals(self, keys: pd.DataFrame, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
-        on = [c for c in ("game", "seed", "deal") if c in keys.columns]
-        d = self._pick(p).merge(keys[on].drop_duplicates(), on=on)
-        return FrameRows(d).counts(by or ["game", "player"])
 
 
 def as_rows(rows) -> CheapRows | FrameRows:
     """``rows`` as the analysis asks them: a :class:`CheapRows` as it is, a frame through :class:`FrameRows`."""
     return rows if isinstance(rows, (CheapRows, FrameRows, Only)) else FrameRows(rows)
+
+
+def pair(rows, a: tuple[str, str], b: tuple[str, str]) -> Paired | None:
+    """(game, player) ``a`` against ``b`` deal by deal, the table counted where the rows lie (a frame: in pandas)."""
+    return paired_of_counts(a, b, *as_rows(rows).paired(a, b))

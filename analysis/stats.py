@@ -122,19 +122,18 @@ def paired(df: pd.DataFrame, a: tuple[str, str], b: tuple[str, str]) -> Paired |
     Only deals both played count. An ``unknown`` solver verdict counts as not
     won. None when they share no deal.
     """
+    return paired_of_counts(a, b, *paired_counts(df, a, b))
+
+
+def paired_counts(df: pd.DataFrame, a: tuple[str, str], b: tuple[str, str]) -> tuple[int, int, int, int]:
+    """(both won, only a, only b, neither) over the deals (seed, deal) both (game, player) played, counted in pandas."""
     def wins(key):
         g = df[(df["game"] == key[0]) & (df["player"] == key[1])]
         return g.set_index(["seed", "deal"])["result"].eq("won")
 
-    wa, wb = wins(a), wins(b)
-    joined = pd.concat([wa.rename("a"), wb.rename("b")], axis=1, join="inner")
-    if joined.empty:
-        return None
-    both = int((joined.a & joined.b).sum())
-    only_a = int((joined.a & ~joined.b).sum())
-    only_b = int((~joined.a & joined.b).sum())
-    neither = int((~joined.a & ~joined.b).sum())
-    return paired_of_counts(a, b, both, only_a, only_b, neither)
+    joined = pd.concat([wins(a).rename("a"), wins(b).rename("b")], axis=1, join="inner")
+    return (int((joined.a & joined.b).sum()), int((joined.a & ~joined.b).sum()), int((~joined.a & joined.b).sum()),
+            int((~joined.a & ~joined.b).sum()))
 
 
 def paired_of_counts(a: tuple[str, str], b: tuple[str, str], both: int, only_a: int, only_b: int, neither: int) -> Paired | None:
@@ -178,6 +177,18 @@ def solver_mask(players: pd.Series) -> pd.Series:
 #: players whose rows are exact search, not play: the solver, the solver in phases (a design's strata), the corridor
 #: (a won deal's every move judged) and the mistake finder; none is a rung of the ladder or a player beside the others
 JUDGES = ("solver", "phased", "corridor", "mistakes")
+
+
+def is_judge(player: str) -> bool:
+    """Is this the label of a player whose rows are read whole (:data:`JUDGES`)?"""
+    return str(player).split(":", 1)[0] in JUDGES
+
+
+#: a deal's difficulty when no rung of the ladder wins it, by the solver's verdict (:func:`analysis.ladder.verdicts`):
+#: it won the deal, proved it lost, or neither; the ladder's frames and the cheap rows' engine classify deals alike
+SOLVER_ONLY = "solver only"
+UNWINNABLE = "unwinnable"
+UNKNOWN = "unknown"
 
 
 def player_mask(players: pd.Series) -> pd.Series:

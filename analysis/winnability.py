@@ -20,7 +20,7 @@ from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import newcombe_paired, paired, player_mask, rate_interval, rates_of_counts, solver_mask, wilson
+from .stats import newcombe_paired, player_mask, rate_interval, rates_of_counts, solver_mask, wilson
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -247,7 +247,8 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None, cheap=None, gam
     The players' rows are ``df``'s, or, given ``cheap`` (:class:`analysis.scan.CheapRows`), those of ``games``
     where they lie.
     """
-    from .scan import as_rows, pick
+    from .picks import pick
+    from .scan import as_rows
 
     is_solver_row = solver_mask(df.player)
     players = as_rows(df) if cheap is None else cheap.only(pick(games))
@@ -312,8 +313,7 @@ def dialects(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     other (a supermove is a macro of single moves: there must be none either way; PySol's sequence moves
     only add moves: none won in the sheet and lost in the dialect), and the mean moves of a win in each.
     """
-    from .compare import pair
-    from .scan import as_rows
+    from .scan import as_rows, pair
 
     rows = []
     solver = df[solver_mask(df.player)]
@@ -362,8 +362,8 @@ def hidden_cards(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     hidden player's interval. A hidden run without its beam gets no difference. The players' rows are
     ``df``'s, or those where they lie (``cheap``: :class:`analysis.scan.CheapRows`).
     """
-    from .compare import pair
-    from .scan import as_rows, pick
+    from .picks import pick
+    from .scan import as_rows, pair
 
     rows = []
     players = as_rows(df) if cheap is None else cheap

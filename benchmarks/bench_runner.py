@@ -31,7 +31,8 @@ from sim.study.experiment import build
 from sim.players.registry import parse_player
 from sim.core.rules import STUDY_GAMES, find_game
 from sim.study.dataset import write_atomic
-from sim.study.runner import play_rows, run
+from sim.study.rows import play_rows
+from sim.study.runner import run
 
 GAMES = tuple(g.slug for g in STUDY_GAMES)
 #: deals per (player, game) in the second table: a few seconds each

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.core.rules import GAMES as ALL_GAMES
 from sim.core.rules import STUDY_GAMES, find_game
-from sim.players.registry import parse_player
-from sim.study.runner import play_rows
 
 GAMES = tuple(g.slug for g in STUDY_GAMES)
 TIMING = ("elapsed_us", "cpu_us")
@@ -41,6 +40,9 @@ SOLVES = range(1, 41)
 
 
 def rows(out: Path) -> dict[str, str]:
+    from sim.players.registry import parse_player
+    from sim.study.rows import play_rows
+
     digests = {}
     for spec, first, last in PLAYS:
         choice = parse_player(spec)
@@ -69,16 +71,37 @@ def solves(out: Path) -> dict[str, str]:
     return digests
 
 
+def features(out: Path) -> dict[str, str]:
+    """The features ``castle explain`` reads (probes included) on the first deals of every game of the family."""
+    from sim import Game
+    from sim.explain.features import features as deal_features
+
+    digests = {}
+    for rules in ALL_GAMES:
+        g = Game(rules.slug)
+        text = deal_features(g, [g.deal(d) for d in range(1, 61)]).to_csv(index=False)
+        (out / f"features-{rules.slug}.csv").write_text(text)
+        digests[f"{rules.slug} features"] = hashlib.sha256(text.encode()).hexdigest()[:16]
+        print(f"{rules.slug + ' features':90s} {60:6d} deals {digests[rules.slug + ' features']}", flush=True)
+    return digests
+
+
+PARTS = {"rows": rows, "solves": solves, "features": features}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, required=True, help="a folder for the rows and the digests")
     ap.add_argument("--against", type=Path, help="a folder an earlier run wrote: say what differs")
+    ap.add_argument("--only", choices=sorted(PARTS), action="append", help="only these parts (default: all)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    digests = {**rows(args.out), **solves(args.out)}
+    digests = {}
+    for name in args.only or PARTS:
+        digests.update(PARTS[name](args.out))
     (args.out / "digests.json").write_text(json.dumps(digests, indent=1))
     if args.against:
-        before = json.loads((args.against / "digests.json").read_text())
+        before = {k: v for k, v in json.loads((args.against / "digests.json").read_text()).items() if k in digests}
         differ = [k for k in sorted(set(before) | set(digests)) if before.get(k) != digests.get(k)]
         for k in differ:
             print(f"DIFFERS: {k}: {before.get(k)} -> {digests.get(k)}")

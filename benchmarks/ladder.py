@@ -2,7 +2,7 @@
 
     python benchmarks/ladder.py --deals 1:101 greedy "beam:width=32,grow=2,budget=100000,patience=30" beam
 
-Plays through the runner (sim.study.runner.play_rows), so CPU is measured as in any dataset.
+Plays through the runner (sim.study.rows.play_rows), so CPU is measured as in any dataset.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from sim.core.rules import STUDY_GAMES, find_game
 from sim.players.registry import parse_player
 from sim.study.experiment import parse_deal_range
-from sim.study.runner import play_rows
+from sim.study.rows import play_rows
 
 GAMES = tuple(g.slug for g in STUDY_GAMES)
 

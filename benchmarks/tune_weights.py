@@ -22,7 +22,7 @@ from sim.core.rules import STUDY_GAMES
 from sim.players.builtin import EVAL_PARAMS
 from sim.players.registry import parse_player
 from sim.study.experiment import parse_deal_range
-from sim.study.runner import play_rows
+from sim.study.rows import play_rows
 
 
 def _wins(spec: str, slug: str, seed: int, first: int, last: int) -> tuple[int, float]:

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import engine as E
+from .kernels import apply_undo as A
+from .kernels import hashing as H
+from .kernels import legal as M
 from .kernels import layout as L
 from .core import reference
 from .core.board import BoardError, Position, format_board, parse_board
@@ -88,7 +90,7 @@ class LegalMoves:
     def actions(self) -> np.ndarray:
         """The legal moves as action ints, ascending."""
         buf = np.empty(MAX_MOVES, np.int64)
-        n = E.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(E.SCRATCH_SIZE, np.int64))
+        n = M.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(M.SCRATCH_SIZE, np.int64))
         return buf[:n]
 
     def mask(self) -> np.ndarray:
@@ -148,7 +150,7 @@ class State:
         return LegalMoves(self)
 
     def is_legal(self, move: Move) -> bool:
-        return bool(E.is_legal(self.array, self.rules_array, move.action))
+        return bool(M.is_legal(self.array, self.rules_array, move.action))
 
     def push(self, move: Move | str | int) -> None:
         """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int)."""
@@ -159,14 +161,14 @@ class State:
         if not self.is_legal(move):
             reason = reference.why_illegal(self.rules, self.position(), move) or "the engines disagree (a bug: please report it)"
             raise IllegalMoveError(f"illegal move {move}: {reason}")
-        self._undo.append(int(E.apply(self.array, self.rules_array, move.action)))
+        self._undo.append(int(A.apply(self.array, self.rules_array, move.action)))
         self.move_stack.append(move)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self._undo:
             raise IndexError("pop from an empty move stack")
-        E.undo(self.array, self.rules_array, self._undo.pop())
+        A.undo(self.array, self.rules_array, self._undo.pop())
         return self.move_stack.pop()
 
     # -- reading the position -----------------------------------------------
@@ -207,7 +209,7 @@ class State:
 
     def hash(self) -> int:
         """Canonical position hash (pile order and which pile is empty do not matter)."""
-        return int(E.position_hash(self.array, self.rules_array))
+        return int(H.position_hash(self.array, self.rules_array))
 
     def board_text(self) -> str:
         """The board text format (round-trips through :meth:`Game.from_board`)."""

@@ -30,7 +30,7 @@ def main() -> None:
     import pyarrow.parquet as pq
 
     from sim.cli import main as castle
-    from sim.study import dataset, runner
+    from sim.study import dataset, resume, runner
 
     slow = float(sys.argv[1])
     if sys.argv[2:3] == ["report"]:
@@ -45,7 +45,7 @@ def main() -> None:
     slowed_os.__dict__.update(os.__dict__)
     slowed_os.replace = _slowed(os.replace, slow)
     dataset.os = slowed_os
-    dataset.write_json_atomic = runner.write_json_atomic = _slowed(dataset.write_json_atomic, slow)
+    dataset.write_json_atomic = resume.write_json_atomic = runner.write_json_atomic = _slowed(dataset.write_json_atomic, slow)
     castle(sys.argv[2:])
 
 

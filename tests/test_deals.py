@@ -11,7 +11,7 @@ from sim.core.board import format_board
 from sim.core.cards import card_str, rank_of
 from sim.core.deals import DealError, deal_position, parse_deal_id, permutation
 from sim.game import State
-from sim.kernels import engine as E
+from sim.kernels import dealing as D
 from sim.kernels import layout as L
 from sim.kernels.rng import permutation as compiled_permutation
 from sim.core.rules import BELEAGUERED_CASTLE, GAMES, SELECTIVE_CASTLE, STREETS_AND_ALLEYS, find_game
@@ -78,7 +78,7 @@ def test_compiled_layout_matches_python_layout():
     for rules in GAMES:
         r = L.rules_array(rules)
         for deal in range(30):
-            E.init_deal(r, 11, deal, s, perm)
+            D.init_deal(r, 11, deal, s, perm)
             assert State(rules, s).position() == deal_position(rules, deal, 11)
 
 

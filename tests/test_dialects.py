@@ -1,5 +1,5 @@
 """Dialects of other programs (issue 16): PySol FC's sequence moves in Selective Castle, supermoves in
-Streets and Alleys, Beleaguered Castle and Castles in Spain (``shared/RULES.md``, "Dialects of other programs").
+Streets and Alleys, Beleaguered Castle and Castles in Spain (:data:`sim.core.rules.DIALECTS`).
 
 Rule tests from the sheet run against both engines; the compiled engine
 agrees with the reference engine move for move on random playouts of every
@@ -34,7 +34,8 @@ from sim.core.rules import (
     find_game,
     with_dialect,
 )
-from sim.kernels import engine as E
+from sim.kernels import hashing as H
+from sim.kernels import legal as M
 from sim.kernels import layout as L
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -245,14 +246,14 @@ def test_sequence_apply_and_undo_restore_the_exact_state(rules):
             seqs = [m for m in moves if m.count > 1]
             move = rng.choice(seqs) if seqs and rng.random() < 0.7 else rng.choice(moves)
             before, h = state.array.copy(), state.hash()
-            ph = np.zeros(E.PH_SIZE, np.uint64)
-            E.pile_keys(state.array, state.rules_array, ph)
-            token = E.apply_keyed(state.array, state.rules_array, ph, move.action)
-            assert E.position_key(ph, state.array) == E.position_hash(state.array, state.rules_array)
+            ph = np.zeros(H.PH_SIZE, np.uint64)
+            H.pile_keys(state.array, state.rules_array, ph)
+            token = H.apply_keyed(state.array, state.rules_array, ph, move.action)
+            assert H.position_key(ph, state.array) == H.position_hash(state.array, state.rules_array)
             assert L.token_action(token) == move.action
-            E.undo_keyed(state.array, state.rules_array, ph, token)
+            H.undo_keyed(state.array, state.rules_array, ph, token)
             assert np.array_equal(state.array, before) and state.hash() == h
-            assert E.position_key(ph, state.array) == h
+            assert H.position_key(ph, state.array) == h
             state.push(move)
             assert state.pop() == move and np.array_equal(state.array, before)
             state.push(move)
@@ -268,7 +269,7 @@ def test_a_move_is_legal_iff_it_is_generated(rules):
         state = State.from_position(rules, _endgame_position(rules, rng))
         for _ in range(10):
             legal = set(state.legal_moves.actions().tolist())
-            assert legal == {a for a in range(N_ALL_ACTIONS) if E.is_legal(state.array, state.rules_array, a)}
+            assert legal == {a for a in range(N_ALL_ACTIONS) if M.is_legal(state.array, state.rules_array, a)}
             assert state.legal_moves.mask().sum() == len(legal) and state.legal_moves.mask().shape == (N_ALL_ACTIONS,)
             checked += any(a >= N_ACTIONS for a in legal)
             if not legal:
@@ -323,7 +324,7 @@ def test_the_sheet_never_offers_a_sequence():
             state = State.from_position(rules, _endgame_position(rules, rng))
             acts = state.legal_moves.actions()
             assert (acts < N_ACTIONS).all() and len(acts) <= N_ACTIONS
-            assert not E.is_legal(state.array, state.rules_array, N_ACTIONS + 1)
+            assert not M.is_legal(state.array, state.rules_array, N_ACTIONS + 1)
     with pytest.raises(reference.IllegalMoveError, match="moves one card at a time"):
         reference.play(find_game("sa"), pos_of(find_game("sa"), ["KS QH", "", "KD"]), Move(0, 1, 2))
 
@@ -380,13 +381,13 @@ def test_a_dialect_win_replays_in_both_engines_and_the_sheet_refuses_it():
 
 def test_pruning_switches_keep_dialect_verdicts():
     """Rules 1, 3 and 4 cover sequence moves (pruning.md); rule 2 is ignored in these dialects."""
-    from sim.kernels import search as K
+    from sim.kernels import pruning as P
     from sim.solver.answer import solve_deal
 
     for name, deals in (("beleaguered-castle@supermoves", (20, 32, 33, 47)), ("streets-and-alleys@supermoves", (2, 44, 64))):
         for d in deals:
             verdicts = {prune: solve_deal(Game(name), 0, d, budget_nodes=400_000, portfolio=False, shorten=False, prune=prune).result
-                        for prune in (0, K.PRUNE_DEFAULT, K.PRUNE_ALL, K.PRUNE_SAFE_FOUNDATION, K.PRUNE_CANONICAL)}
+                        for prune in (0, P.PRUNE_DEFAULT, P.PRUNE_ALL, P.PRUNE_SAFE_FOUNDATION, P.PRUNE_CANONICAL)}
             assert len(set(verdicts.values())) == 1 and "unknown" not in verdicts.values(), (name, d, verdicts)
 
 

@@ -11,7 +11,7 @@ from sim.core.cards import N_CARDS
 from sim.game import Game, IllegalMoveError, State
 from sim.core.moves import N_ACTIONS, Move
 from sim.core.rules import GAMES
-from sim.kernels import engine as E
+from sim.kernels import legal as M
 from sim.kernels import layout as L
 from sim.players.loop import play
 from sim.players.registry import parse_player
@@ -112,13 +112,13 @@ def test_rank_lookup_branch_finds_the_same_moves_as_the_pairwise_one(rules):
     pairwise[L.R_RANK_FIT] = 0
     rng = np.random.default_rng(5)
     a, b = np.empty(N_ACTIONS, np.int64), np.empty(N_ACTIONS, np.int64)
-    scratch = np.empty(E.SCRATCH_SIZE, np.int64)
+    scratch = np.empty(M.SCRATCH_SIZE, np.int64)
     checked = 0
     for deal in range(20):
         state = game.deal(deal)
         for _ in range(300):
-            n = E.legal_actions(state.array, state.rules_array, a, scratch)
-            m = E.legal_actions(state.array, pairwise, b, scratch)
+            n = M.legal_actions(state.array, state.rules_array, a, scratch)
+            m = M.legal_actions(state.array, pairwise, b, scratch)
             assert list(a[:n]) == list(b[:m])
             checked += 1
             if n == 0 or state.is_won():

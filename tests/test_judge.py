@@ -10,7 +10,8 @@ import pytest
 from sim.game import Game, State
 from sim.core.outcome import Result
 from sim.kernels import corridor as C
-from sim.kernels import engine as E
+from sim.kernels import apply_undo as A
+from sim.kernels import hashing as H
 from sim.core.moves import MAX_MOVES
 from sim.solver.answer import solve
 from sim.solver.corridor import Step, corridor
@@ -26,8 +27,8 @@ def test_children_reaching_finds_a_known_position_a_few_moves_away():
     # the position after the line's first three moves is known: the line's first move reaches it in two more
     t = s.copy()
     for m in res.moves[:3]:
-        E.apply(t, r, m.action)
-    keys = np.array([E.position_hash(t, r)], dtype=np.uint64)
+        A.apply(t, r, m.action)
+    keys = np.array([H.position_hash(t, r)], dtype=np.uint64)
     acts, hashes, reach = (np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.uint64), np.empty(MAX_MOVES, np.int64))
     n = C.children_reaching(s, r, keys, 2, acts, hashes, reach)
     first = list(acts[:n]).index(res.moves[0].action)
@@ -53,7 +54,7 @@ def test_every_verdict_of_a_corridor_is_true(slug, deal):
                 truth = solve(game, child, budget_seconds=60, portfolio=False).result
                 assert truth is (Result.WON if j.verdict == KEEPS else Result.LOST), (step.index, str(j.move), j.verdict, j.how)
                 checked[j.verdict] += 1
-        E.apply(s, game.rules_array, step.move.action)
+        A.apply(s, game.rules_array, step.move.action)
     assert checked[KEEPS] > 0
     assert s[-1] is not None and State(game.rules, s).is_won()
 
@@ -87,7 +88,7 @@ def test_a_judge_reuses_what_it_proved():
     step = next(s for s in c.steps if s.losing)
     s = state.array.copy()
     for move in c.line[: step.index]:
-        E.apply(s, game.rules_array, move.action)
+        A.apply(s, game.rules_array, move.action)
     first = judge.judge(s)
     asked = judge.stats.by_how["search"]
     second = judge.judge(s)

@@ -16,7 +16,7 @@ from sim.core.rules import GAMES
 from sim.kernels import evaluate as V
 from sim.kernels import play as K
 from sim.core.moves import N_ACTIONS
-from sim.kernels.engine import SCRATCH_SIZE
+from sim.kernels.legal import SCRATCH_SIZE
 from sim.players.compiled import kind_of, weights
 from sim.players.loop import play, play_choice
 from sim.players.spec import UnknownPlayerError

@@ -255,7 +255,7 @@ def _page_data(html: str) -> dict:
 
 def test_replay_page_holds_every_position_of_the_game(tmp_path):
     from sim.players.loop import play_deal
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     game = Game("streets-and-alleys")
     rep = write_replay(game, 17, "greedy", 0, tmp_path / "r.html")
@@ -275,7 +275,7 @@ def test_replay_page_holds_every_position_of_the_game(tmp_path):
 
 
 def test_replay_of_a_lost_game_lists_the_legal_moves_where_it_stopped(tmp_path):
-    from sim.render.replay import record_replay, replay_html
+    from sim.replay import record_replay, replay_html
 
     rep = record_replay("sa", 17, "greedy", 0)
     assert rep.result in ("stuck", "gave_up")
@@ -287,7 +287,7 @@ def test_replay_of_a_lost_game_lists_the_legal_moves_where_it_stopped(tmp_path):
 
 def test_replay_with_the_solver_shows_a_proved_loss_as_the_deal(tmp_path):
     from sim.core.outcome import Result
-    from sim.render.replay import record_replay, replay_html
+    from sim.replay import record_replay, replay_html
     from sim.solver.answer import solve
 
     game = Game("beleaguered-castle")
@@ -321,7 +321,7 @@ def test_a_tidied_solver_win_is_legal_wins_and_is_no_longer(slug, deal):
     import time
 
     from sim.players.loop import play_deal
-    from sim.render.tidy import tidy_line
+    from sim.replay.tidy import tidy_line
 
     game = Game(slug)
     record = play_deal(game, "solver:budget_seconds=60", deal, 0)
@@ -341,7 +341,7 @@ def test_a_tidied_solver_win_is_legal_wins_and_is_no_longer(slug, deal):
 
 
 def test_tidy_leaves_a_line_that_does_not_win_as_it_is():
-    from sim.render.tidy import tidy_line
+    from sim.replay.tidy import tidy_line
 
     state = Game("streets-and-alleys").deal(17)
     moves = list(state.legal_moves)[:1]
@@ -351,7 +351,7 @@ def test_tidy_leaves_a_line_that_does_not_win_as_it_is():
 
 def test_the_replay_of_a_solver_win_is_tidied_and_says_so():
     from sim.players.loop import play_deal
-    from sim.render.replay import record_replay, replay_html
+    from sim.replay import record_replay, replay_html
 
     game = Game("selective-castle")
     found = play_deal(game, "solver:budget_seconds=60", 746, 0).moves
@@ -368,7 +368,7 @@ def test_the_replay_of_a_solver_win_is_tidied_and_says_so():
 
 
 def test_the_replay_links_back_to_the_report_when_asked(tmp_path):
-    from sim.render.replay import replay_html, write_replay
+    from sim.replay import replay_html, write_replay
 
     rep = write_replay("streets-and-alleys", 17, "greedy", 0, tmp_path / "r.html", back="../index.html")
     html = (tmp_path / "r.html").read_text()
@@ -378,7 +378,7 @@ def test_the_replay_links_back_to_the_report_when_asked(tmp_path):
 
 
 def test_verdict_marks_become_classes_of_the_moves_with_a_legend():
-    from sim.render.replay import record_replay, replay_html
+    from sim.replay import record_replay, replay_html
 
     rep = record_replay("streets-and-alleys", 17, "greedy", 0)
     n = len(rep.moves)

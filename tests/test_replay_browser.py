@@ -98,7 +98,7 @@ def check_step(page, state, k: int) -> None:
     ("beleaguered-castle", 3, "solver:budget_seconds=60"),
 ])
 def test_next_to_the_end_shows_the_engines_final_position(page, tmp_path, slug, deal, player):
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     path = tmp_path / "replay.html"
     rep = write_replay(slug, deal, player, 0, path)
@@ -127,7 +127,7 @@ def test_next_to_the_end_shows_the_engines_final_position(page, tmp_path, slug, 
 
 
 def test_keys_slider_and_the_move_list_step_the_same_game(page, tmp_path):
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     path = tmp_path / "replay.html"
     rep = write_replay("selective-castle", 5, "greedy", 0, path)
@@ -166,7 +166,7 @@ def test_keys_slider_and_the_move_list_step_the_same_game(page, tmp_path):
 
 def test_a_proved_loss_shows_the_deal_and_says_so(page, tmp_path):
     from sim.core.outcome import Result
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
     from sim.solver.answer import solve
 
     game = Game("beleaguered-castle")
@@ -200,7 +200,7 @@ def test_boards_of_several_games_as_pictures(page):
 @pytest.mark.parametrize("slug", [r.slug for r in GAMES])
 def test_every_game_replays_to_the_engines_last_position(page, tmp_path, slug):
     """Each game's layout (reserves, 13 piles, a dealt foundation card, moves back from a foundation) drawn at both ends."""
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     path = tmp_path / "replay.html"
     rep = write_replay(slug, 2, "greedy:max_moves=300", 0, path)
@@ -220,7 +220,7 @@ _REPLAYS: dict = {}
 
 def replay_page(tmp_path_factory, slug: str, deal: int, player: str, **kw):
     """A replay page written once per test session: (its path, the Replay)."""
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     key = (slug, deal, player, tuple(sorted(kw.items())))
     if key not in _REPLAYS:
@@ -313,7 +313,7 @@ def test_autoplay_steps_on_by_itself_pauses_and_stops_at_the_end(page, tmp_path_
 
 
 def test_the_back_link_goes_to_the_report_when_given(page, tmp_path_factory):
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
 
     folder = tmp_path_factory.mktemp("report")
     (folder / "replays").mkdir()
@@ -400,7 +400,7 @@ def test_a_narrow_window_keeps_the_board_in_view_while_the_list_is_used(browser,
 
 
 def test_verdict_marks_colour_the_moves(page, tmp_path_factory):
-    from sim.render.replay import record_replay, replay_html
+    from sim.replay import record_replay, replay_html
 
     rep = record_replay("streets-and-alleys", 17, "greedy", 0)
     n = len(rep.moves)
@@ -416,7 +416,7 @@ def test_verdict_marks_colour_the_moves(page, tmp_path_factory):
 
 def test_a_reviewed_replay_marks_the_first_mistake_and_what_would_have_kept_the_deal(browser, tmp_path):
     """Greedy loses a winnable deal: the page colours every move, badges the first losing one and lists its alternatives."""
-    from sim.render.replay import write_replay
+    from sim.replay import write_replay
     from sim.solver.review import review
 
     path = tmp_path / "reviewed.html"

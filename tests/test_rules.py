@@ -1,4 +1,4 @@
-"""One test per rule of shared/RULES.md, for the three games of the study and the independent-bases variant.
+"""One test per rule of the rule sheets, for the three games of the study and the independent-bases variant.
 
 Each test builds a small hand-made position and asks the ``engine`` fixture
 (the reference and the compiled engine, see conftest.py) what is legal.

@@ -1,4 +1,4 @@
-"""The rest of the family, one test per rule of its sheet in shared/RULES.md, on both engines."""
+"""The rest of the family, one test per rule of its sheet, on both engines."""
 
 from __future__ import annotations
 

@@ -15,11 +15,12 @@ import pyarrow.parquet as pq
 import pytest
 
 from sim.study.experiment import ExperimentError, build, read_toml
-from sim.kernels.engine import ENGINE_VERSION
+from sim.kernels.legal import ENGINE_VERSION
 from sim.players.spec import PlayerSpec
 from sim.players.registry import parse_player, register
 from sim.core.rules import find_game
-from sim.study import runner
+from sim.study import chunks, workers
+from sim.study import rows as rows_module
 from sim.study.dataset import MANIFEST, TIMING, schema
 from sim.study.runner import run
 
@@ -112,9 +113,9 @@ def test_progress_comes_while_a_chunk_is_played_and_its_rows_are_those_of_the_wh
         def close(self):
             pass
 
-    monkeypatch.setattr(runner, "_Progress", Bar)
+    monkeypatch.setattr(workers, "Progress", Bar)
     if jobs == 1:
-        monkeypatch.setattr(runner, "REPORT_SECONDS", 0.0)  # in this process, so a report after every deal
+        monkeypatch.setattr(rows_module, "REPORT_SECONDS", 0.0)  # in this process, so a report after every deal
     exp = build({}, games=["sa"], players=["lookahead:depth=2", "solver:budget_nodes=2000"], deals=30, chunk_size=30)
     out = tmp_path / "run"
     assert run(exp, out, jobs=jobs).finished
@@ -126,9 +127,9 @@ def test_progress_comes_while_a_chunk_is_played_and_its_rows_are_those_of_the_wh
     else:  # from the workers, through the run's socket: each chunk's first deal alone, then the rest in steps
         assert len(counts) >= 4 and {thread for _, thread, _ in updates} == {"castle-progress"}
         assert not [t for t in threading.enumerate() if t.name == "castle-progress"]
-    for chunk in runner.plan(exp):
+    for chunk in chunks.plan(exp):
         written = pq.read_table(out / chunk.relpath())
-        whole = runner.play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra))
+        whole = rows_module.play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra))
         assert written.num_rows == 30 and written.drop_columns(list(TIMING)).equals(whole.drop_columns(list(TIMING)))
 
 
@@ -137,11 +138,11 @@ def test_play_rows_in_steps_gives_the_rows_of_one_go(monkeypatch):
     rules = find_game("selective-castle")
     for label in ("random:max_moves=300", "strategist", "solver:budget_nodes=500"):
         choice = parse_player(label)
-        whole = runner.play_rows(rules, choice, 3, 10, 49).drop_columns(list(TIMING))
-        for seconds in (0.0, 0.001, runner.REPORT_SECONDS):
-            monkeypatch.setattr(runner, "REPORT_SECONDS", seconds)
+        whole = rows_module.play_rows(rules, choice, 3, 10, 49).drop_columns(list(TIMING))
+        for seconds in (0.0, 0.001, rows_module.REPORT_SECONDS):
+            monkeypatch.setattr(rows_module, "REPORT_SECONDS", seconds)
             steps = []
-            stepped = runner.play_rows(rules, choice, 3, 10, 49, report=steps.append)
+            stepped = rows_module.play_rows(rules, choice, 3, 10, 49, report=steps.append)
             assert sum(steps) == 40 and steps[0] == 1 and (seconds or steps == [1] * 40)
             assert stepped.drop_columns(list(TIMING)).equals(whole), (label, seconds)
 

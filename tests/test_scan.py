@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import advice, compare, designs, ladder, scan, stats, winnability
+from analysis import advice, compare, designs, frames, ladder, picks, scan, stats, winnability
 from analysis.load import ResultsError, load_study, study_parts
 from synthetic import write_dataset
 
@@ -73,10 +73,10 @@ def test_convergence_cpu_and_spans_are_the_frames(both):
     _, df, cheap = both
     heur = df[stats.player_mask(df.player)]
     _same(stats.convergence(heur[["game", "player", "seed", "deal", "result"]]), cheap.convergence())
-    framed = scan.FrameRows(df).cpu(["game", "player"])
+    framed = frames.FrameRows(df).cpu(["game", "player"])
     _same(framed, cheap.cpu(["game", "player"]))
     for (g, p), rows in heur.groupby(["game", "player"]):
-        n, lo, hi = cheap.span(scan.pick([g], [p])).iloc[0]
+        n, lo, hi = cheap.span(picks.pick([g], [p])).iloc[0]
         assert compare.span_text(int(n), int(lo), int(hi)) == compare.deal_span(rows)
 
 

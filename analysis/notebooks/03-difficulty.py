@@ -34,7 +34,7 @@ import matplotlib.colors
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from analysis import ladder, plots, stats
+from analysis import difficulty_plots, ladder, stats
 from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order, name
 from analysis.notebooks import interval, open_study, pct, show, study_players
 
@@ -60,7 +60,7 @@ print(f"rungs, cheapest first: {', '.join(ladder.rungs(heur))}; deals the solver
 # %%
 table = ladder.ladder_table(heur, solved)
 if len(table):
-    show(plots.ladder(table, games, colours), FIGURES / "03-ladder.png")
+    show(difficulty_plots.ladder(table, games, colours), FIGURES / "03-ladder.png")
 pd.DataFrame({"game": [name(g) for g in table.game], "player": table.player, "deals": table.deals,
               "win rate": [pct(x) for x in table.rate], "winnable won": [pct(x) for x in table.share_of_winnable],
               "95% interval": [interval(a, b) for a, b in zip(table.share_ci_low, table.share_ci_high)],
@@ -76,7 +76,7 @@ diff = ladder.difficulty_by_rung(heur, solved)
 shares = ladder.difficulty_shares(diff)
 if len(shares):
     shares = shares[[g for g in games if g in shares.columns]]
-    show(plots.difficulty(shares, colours), FIGURES / "03-difficulty.png")
+    show(difficulty_plots.difficulty(shares, colours), FIGURES / "03-difficulty.png")
     shares = shares[shares.sum(axis=1) > 0]
 shares.apply(lambda col: col.map(pct)).rename(columns=name) if len(shares) else shares
 
@@ -106,9 +106,9 @@ corr = D.corridor_rows(df)
 if len(corr):
     corr = D.with_rungs(corr[corr.seed >= 0], df)
     cgames = [g for g in in_study_order(corr.game)]
-    show(plots.difficulty_index(corr, cgames), FIGURES / "03-difficulty-index.png")
+    show(difficulty_plots.difficulty_index(corr, cgames), FIGURES / "03-difficulty-index.png")
     if corr.rung.ne("").any():
-        show(plots.difficulty_by_rung(corr, cgames), FIGURES / "03-difficulty-by-rung.png")
+        show(difficulty_plots.difficulty_by_rung(corr, cgames), FIGURES / "03-difficulty-by-rung.png")
     display(D.validity(corr).assign(game=lambda t: t.game.map(name)))  # noqa: F821 (a notebook builtin)
 else:
     print("no corridor rows in this dataset (experiments/published/difficulty.toml makes them)")
@@ -127,8 +127,8 @@ if len(first):
 
     mgames = in_study_order(first.game)
     rungs = [r for r in RUNGS if (first.rung == r).any()]
-    show(plots.first_mistakes(first, mgames, rungs), FIGURES / "03-first-mistakes.png")
-    show(plots.mistake_kinds(M.kinds(first, list(KINDS)).reindex(rungs).dropna(how="all")), FIGURES / "03-mistake-kinds.png")
+    show(difficulty_plots.first_mistakes(first, mgames, rungs), FIGURES / "03-first-mistakes.png")
+    show(difficulty_plots.mistake_kinds(M.kinds(first, list(KINDS)).reindex(rungs).dropna(how="all")), FIGURES / "03-mistake-kinds.png")
     display(M.summary(first))  # noqa: F821 (a notebook builtin)
 else:
     print("no mistakes rows in this dataset (experiments/published/mistakes.toml makes them)")

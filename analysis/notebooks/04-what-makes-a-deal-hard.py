@@ -36,6 +36,7 @@ DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/publ
 import pandas as pd
 
 from analysis import explain as ex
+from analysis import explain_plots as ex_plots
 from analysis.games import SELECTIVE, in_study_order, name
 from analysis.notebooks import open_study, show
 
@@ -53,7 +54,7 @@ print(f"games with solver verdicts here and a model: {', '.join(name(g) for g in
 # winnable gets a constant model: its share, and probability 1 for a deal a probe wins.
 
 # %%
-show(ex.plot_quality(table), FIGURES / "04-quality.png")
+show(ex_plots.plot_quality(table), FIGURES / "04-quality.png")
 table
 
 # %% [markdown]
@@ -79,7 +80,7 @@ if pred.empty:
 else:
     if not pred.held_out.all():
         print("note: some games' deals here were all trained on (a small dataset): their quality is not a held-out one")
-    show(ex.plot_marginal(pred, [g for g in games if g in set(pred.game)]), FIGURES / "04-layout.png")
+    show(ex_plots.plot_marginal(pred, [g for g in games if g in set(pred.game)]), FIGURES / "04-layout.png")
 
 # %% [markdown]
 # ## Calibration
@@ -87,7 +88,7 @@ else:
 
 # %%
 if len(pred):
-    show(ex.plot_reliability(pred, [g for g in games if g in set(pred.game)]), FIGURES / "04-calibration.png")
+    show(ex_plots.plot_reliability(pred, [g for g in games if g in set(pred.game)]), FIGURES / "04-calibration.png")
 quality = pd.DataFrame([{"game": name(g), **ex.M.quality(d.p_win, d.won)} for g, d in pred.groupby("game", sort=False)])
 quality
 
@@ -108,10 +109,10 @@ for g in effect_games:
         rows = ex.deal_features(g, deals)
     longs[g] = ex.contributions(g, rows)
 if any(len(v) for v in longs.values()):
-    show(ex.plot_importance(longs), FIGURES / "04-importance.png")
+    show(ex_plots.plot_importance(longs), FIGURES / "04-importance.png")
     for g in effect_games:
         if len(longs[g]):
-            show(ex.plot_effects(longs[g], title=name(g)), FIGURES / f"04-effects-{g}.png")
+            show(ex_plots.plot_effects(longs[g], title=name(g)), FIGURES / f"04-effects-{g}.png")
 else:
     print("note: no model with a booster for the games of this dataset")
 
@@ -128,7 +129,7 @@ else:
     deals = sorted(bases.deal.unique())[:150]
     pb = ex.per_base(deals).merge(bases, on=["deal", "base"])
     print(f"{len(deals):,} deals x 13 bases; the solver wins {pb.won.mean():.1%} of the pairs it settled")
-    show(ex.plot_bases(pb), FIGURES / "04-bases.png")
+    show(ex_plots.plot_bases(pb), FIGURES / "04-bases.png")
 
 # %% [markdown]
 # ## The layouts that leave no good base
@@ -138,7 +139,7 @@ else:
 # %%
 sc = pred[pred.game == SELECTIVE] if len(pred) else pred
 if len(sc) and sc.won.nunique() == 2:
-    show(ex.plot_no_good_base(sc), FIGURES / "04-no-good-base.png")
+    show(ex_plots.plot_no_good_base(sc), FIGURES / "04-no-good-base.png")
 else:
     print("note: no lost and won deals of Selective Castle with features here")
 summary = ["bases_on_top", "bases_good", "base_buried_fewest", "base_depth_best", "beam_home"]

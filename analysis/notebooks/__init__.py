@@ -22,7 +22,7 @@ DPI = 200
 
 
 def _holds_results(path: Path) -> bool:
-    from ..load import parquet_parts
+    from ..parts import parquet_parts
 
     return bool(parquet_parts(path))
 

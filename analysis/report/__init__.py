@@ -54,7 +54,7 @@ def default_reference() -> Path | None:
 
 def _replayer(seed: int):
     def replay(game: str, deal: int, player: str, path: Path) -> None:
-        from sim.render.replay import write_replay
+        from sim.replay import write_replay
 
         path.parent.mkdir(parents=True, exist_ok=True)
         write_replay(game, deal, player, seed, path, back="../index.html")

@@ -13,7 +13,7 @@ from typing import Callable
 
 import pandas as pd
 
-from .. import compare, designs, ladder, plots, scan, stats, winnability
+from .. import compare, designs, ladder, picks, plots, stats, winnability
 from ..labels import short_names
 from ..load import unfinished
 from ..scan import CheapRows
@@ -152,9 +152,9 @@ class Report:
         return [g for g in self.games if played.get(g, 0) >= 2]
 
     @cached_property
-    def ladder_pick(self) -> scan.Pick:
+    def ladder_pick(self) -> picks.Pick:
         """The rungs' rows in :attr:`ladder_games`."""
-        return scan.pick(self.ladder_games, self.rungs)
+        return picks.pick(self.ladder_games, self.rungs)
 
     @cached_property
     def ladder_order(self) -> list[str]:
@@ -192,7 +192,7 @@ class Report:
             for game in self.ladder_games:
                 played = [p for p in self.ladder_order if ((self.held.game == game) & (self.held.player == p)).any()]
                 d = self.cheap.cheapest_rung(game, played, self.verdicts, keys=won[won.game == game])
-                frames.append(d[d.difficulty == ladder.SOLVER_ONLY].assign(game=game))
+                frames.append(d[d.difficulty == stats.SOLVER_ONLY].assign(game=game))
         frames = [f for f in frames if len(f)]
         if not frames:
             return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
@@ -219,7 +219,7 @@ class Report:
         """Experiment folder -> (games it holds, games its experiment plays), for each run that has not finished."""
         return {label: (have, expected) for label, have, expected in unfinished(self.df, self.manifests)}
 
-    def incomplete(self, rows: pd.DataFrame | None = None, cheap: scan.Pick | None = None) -> list[str]:
+    def incomplete(self, rows: pd.DataFrame | None = None, cheap: picks.Pick | None = None) -> list[str]:
         """A line for each unfinished experiment whose rows change what ``rows`` (judged rows) and ``cheap`` (a pick
         of the heuristic players' rows) say: one that holds deals (of a game and player) no finished experiment
         among them holds too. Said where the numbers are used."""
@@ -247,7 +247,7 @@ class Report:
         key = ["game", "player", "seed", "deal"] if not stats.solver_mask(mine.player).all() else ["game", "seed", "deal"]
         return len(mine.merge(others[key].drop_duplicates(), on=key)) != len(mine)
 
-    def running(self, rows: pd.DataFrame | None = None, cheap: scan.Pick | None = None) -> list[str]:
+    def running(self, rows: pd.DataFrame | None = None, cheap: picks.Pick | None = None) -> list[str]:
         """:meth:`incomplete` in a few words each (``precision-streets: 4,000 of 590,000 games so far``)."""
         return [f"{line.split(' holds ')[0]}: {line.split(' holds ')[1].split(' games')[0]} games so far"
                 for line in self.incomplete(rows, cheap)]

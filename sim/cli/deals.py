@@ -87,7 +87,8 @@ def _catalogue(data: Path | None, game: str, seed: int):
     import pandas as pd
 
     from analysis import difficulty as D
-    from analysis.load import ResultsError, load_results, parquet_parts
+    from analysis.load import ResultsError, load_results
+    from analysis.parts import parquet_parts
     from analysis.report import default_reference
 
     folder = data or default_reference()

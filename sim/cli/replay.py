@@ -41,7 +41,7 @@ def replay(
     """
     from ..core.deals import parse_deal_id
     from ..game import Game
-    from ..render.replay import record_replay, replay_html
+    from ..replay import record_replay, replay_html
 
     g = Game(game)
     parse_deal_id(deal)

@@ -70,7 +70,19 @@ def run_cmd(
                 if summary is not None:
                     _say(summary)
     except (ExperimentError, TypeError, ValueError) as e:
-        raise UserError(str(e).splitlines()[0] if str(e) else e.__class__.__name__) from None
+        text = _flagged(e)
+        raise UserError(text.splitlines()[0] if text else e.__class__.__name__) from None
+
+
+#: how ``castle run`` names the runner's arguments in its messages: by its flags (the runner names them in its words)
+FLAGS = {"jobs": "--jobs", "scheduler": "--scheduler", "dask": "--backend dask", "out": "--out"}
+
+
+def _flagged(error: Exception) -> str:
+    """The error's message as ``castle run`` says it: an argument the runner names in its own words, by its flag."""
+    from ..study.errors import ArgumentError
+
+    return error.worded(FLAGS) if isinstance(error, ArgumentError) else str(error)
 
 
 #: the experiment file's fields that ask for a precision instead of a deal range (they are not part of its identity)
@@ -80,10 +92,10 @@ PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot")
 def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) -> None:
     """Every experiment of the call checked against its results folder, and against the others, before any is played:
     a bad second file must not stop a call half done."""
-    from ..kernels.engine import ENGINE_VERSION
+    from ..kernels.legal import ENGINE_VERSION
     from ..study.experiment import ExperimentError
     from ..study.dataset import MANIFEST, check_path
-    from ..study.runner import _conflict, check
+    from ..study.resume import check, conflict
 
     seen: dict[Path, int] = {}
     for k, (exp, target, asked) in enumerate(zip(built, targets, precision)):
@@ -95,7 +107,7 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
         if key in seen:
             j = seen[key]
             other = built[j]
-            problem = _conflict(json.loads(json.dumps(other.identity(ENGINE_VERSION))), json.loads(json.dumps(exp.identity(ENGINE_VERSION))),
+            problem = conflict(json.loads(json.dumps(other.identity(ENGINE_VERSION))), json.loads(json.dumps(exp.identity(ENGINE_VERSION))),
                                 {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
             if problem or h is not None:
                 names = [str(files[i]) if i < len(files) else built[i].name for i in (j, k)]
@@ -109,7 +121,7 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
         try:
             check(exp, target) if h is None else check_path(target)
         except ExperimentError as e:
-            raise UserError(f"{where}{e}") from None
+            raise UserError(f"{where}{_flagged(e)}") from None
 
 
 def _say(summary) -> None:

@@ -1,4 +1,4 @@
-"""The reference engine: the rule sheets of ``shared/RULES.md`` in plain Python.
+"""The reference engine: the rule sheets (the README's table of games) in plain Python.
 
 It exists to check the compiled engine, so it is written to be read next to
 the rule sheet rather than to be fast, and it shares no code with it. Every

@@ -1,4 +1,4 @@
-"""The rule sheets of ``shared/RULES.md`` as data: one record per game.
+"""The rule sheets as data: one record per game (the README lists them).
 
 The compiled engine and the reference engine both read these fields; a new
 game of the family is a new :class:`Rules` record (at most a new value of
@@ -317,7 +317,7 @@ class Dialect:
     sequence_moves: SequenceMoves
 
 
-#: Other programs' dialects (``shared/RULES.md``, "Dialects of other programs"); never a default.
+#: Other programs' dialects (the README's "Dialects"); never a default.
 DIALECTS: tuple[Dialect, ...] = (
     Dialect(
         "pysol",

@@ -159,16 +159,30 @@ def probe(name: str) -> Probe:
     return next(p for p in PROBES if p.name == name)
 
 
+def _without_imports(source: str) -> str:
+    """The source without its import statements (a parenthesised import's continuation lines too)."""
+    import ast
+
+    lines = source.splitlines(keepends=True)
+    drop = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            drop.update(range(node.lineno - 1, node.end_lineno))
+    return "".join(line for k, line in enumerate(lines) if k not in drop)
+
+
 @lru_cache(maxsize=1)
 def feature_hash() -> str:
     """A digest of what the features are: the kernel's source, the columns' names and slots, the probes and their versions.
 
-    A model records it; a model made for other features does not load.
+    A model records it; a model made for other features does not load. The
+    source is read without its import lines: a helper the kernel calls
+    moving to another module is not a change of features.
     """
     from ..kernels import features as K
     from ..players.registry import parse_player
 
-    h = hashlib.sha256(Path(K.__file__).read_bytes())
+    h = hashlib.sha256(_without_imports(Path(K.__file__).read_text()).encode())
     for f in FEATURES:
         h.update(f"{f.slot}\t{f.name}\n".encode())
     for p in PROBES:

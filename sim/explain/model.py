@@ -165,7 +165,7 @@ def load(path: str | Path, rules=None) -> Model:
     is a :class:`ModelError` whose one line says which and how to remake it.
     """
     from ..core.rules import find_game
-    from ..kernels.engine import ENGINE_VERSION
+    from ..kernels.legal import ENGINE_VERSION
 
     model = read(path)
     rules = rules or find_game(model.game)
@@ -213,7 +213,7 @@ def fit(game, X, won, deals, seed: int = 0, params: dict | None = None) -> Model
     import lightgbm as lgb
 
     from ..game import Game
-    from ..kernels.engine import ENGINE_VERSION
+    from ..kernels.legal import ENGINE_VERSION
 
     rules = Game(game).rules if isinstance(game, str) else getattr(game, "rules", game)
     won = np.asarray(won, bool)
@@ -253,7 +253,7 @@ def constant_model(game, won, deals, seed: int = 0, certain_from=WIN_COLUMNS) ->
     import lightgbm as lgb
 
     from ..game import Game
-    from ..kernels.engine import ENGINE_VERSION
+    from ..kernels.legal import ENGINE_VERSION
 
     rules = Game(game).rules if isinstance(game, str) else getattr(game, "rules", game)
     won = np.asarray(won, bool)

@@ -11,13 +11,26 @@ stale survives.
 
 - :mod:`.layout`: the state array, the rules array, the undo token
 - :mod:`.rng`: splitmix64, seeded deals, playout streams, Zobrist keys
-- :mod:`.engine`: the rules of movement: the one move generator, apply, undo, hash, dealing
-- :mod:`.evaluate`: the players' one evaluation of a position
+- :mod:`.legal`: which moves are legal: the one move generator
+- :mod:`.apply_undo`: playing a legal move and taking it back
+- :mod:`.hashing`: a position's canonical hash, from scratch and kept as moves are played
+- :mod:`.dealing`: the starting position of a numbered deal
+- :mod:`.seen`: the set of positions a game has passed through
+- :mod:`.table`: the table of 64-bit position keys the solver and its dead-end test keep
+- :mod:`.evaluate`: the players' one evaluation of a position, and its weights
 - :mod:`.players`: the decisions of the built-in compiled players
+- :mod:`.planners`: the planning players (beam, rollout, nmcs): a line planned, kept and replayed
+- :mod:`.beam`: the beam's search, and its parameters
+- :mod:`.rollouts`: rollout's and nmcs's nested greedy playouts, and their parameters
+- :mod:`.home_first`: the planners' rule of cards home first: how a line's positions rank, which cards go home alone
 - :mod:`.play`: the one play loop (whole chunks of deals inside the kernel)
-- :mod:`.search`: the exact solver's depth-first search
-- :mod:`.corridor`: the judge's look-ahead to positions already known won
 - :mod:`.features`: a deal's features: its layout, and how far cheap players get from it
+- :mod:`.search`: the exact solver's depth-first search
+- :mod:`.pruning`: which children the solver searches, in which order
+- :mod:`.solver_table`: what the solver's table remembers of a position, and making room in it
+- :mod:`.deadend`: the solver's dead-end test: can a card ever go home again?
+- :mod:`.shorten`: shorter winning lines, by shortcuts onto later positions of a win
+- :mod:`.corridor`: the judge's look-ahead to positions already known won
 """
 
 from __future__ import annotations

@@ -15,7 +15,9 @@ import numpy as np
 from numba import njit
 
 from ..core.moves import MAX_MOVES
-from .engine import SCRATCH_SIZE, apply, legal_actions, position_hash, undo
+from .apply_undo import apply, undo
+from .hashing import position_hash
+from .legal import SCRATCH_SIZE, legal_actions
 
 
 @njit(cache=True)

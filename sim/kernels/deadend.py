@@ -24,9 +24,11 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, MAX_MOVES
 from ..core.rules import MAX_PILES
-from .engine import SCRATCH_SIZE, apply, foundations_key, legal_actions, undo
+from .apply_undo import apply, undo
+from .hashing import foundations_key
+from .legal import SCRATCH_SIZE, legal_actions, next_home
 from .rng import mix
-from .layout import CAP, R_NPILES, R_NTAB, R_RANK_FIT, R_SEQ, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, action_source, action_target
+from .layout import CAP, R_NPILES, R_NTAB, R_RANK_FIT, R_SEQ, S_BASE, S_CARDS, S_HEIGHT, action_source, action_target
 from .table import table_slot
 
 #: a card known by its rank only, by depth in its pile (the needed cards keep the engine's own keys)
@@ -66,10 +68,9 @@ def applies(s, r):
 @njit(cache=True)
 def quotient_key(s, r):
     """The position's hash with every card known by its rank, except the cards the foundations take next."""
-    need = np.full(4, -1, np.int64)
+    need = np.empty(4, np.int64)
     for f in range(4):
-        if s[S_FOUND + f] < 13:
-            need[f] = f * 13 + (s[S_BASE + f] + s[S_FOUND + f]) % 13
+        need[f] = next_home(s, f)
     h = np.uint64(0)
     for p in range(r[R_NPILES]):
         k = np.uint64(0)

@@ -1,9 +1,12 @@
-"""The players' one evaluation of a position: what greedy, lookahead and strategist think is good.
+"""The players' one evaluation of a position: what greedy, lookahead, strategist and the planners think is good.
 
 The players differ in how they search with it, not in what they think a
-good position is. Its weights are one float64 array (``W_*`` slots, filled
-from named parameters by :mod:`sim.players.compiled`); the same array
-carries the search parameters (``P_*`` slots).
+good position is. Its weights are slots of the one float64 parameter array
+every compiled player receives (``W_*`` below, :data:`SLOTS` by name),
+filled from named parameters by :mod:`sim.players.compiled`. The array's
+other slots are the players' own parameters, each declared beside the code
+that reads it (:mod:`.players`, :mod:`.planners`, :mod:`.beam`,
+:mod:`.rollouts`).
 """
 
 from __future__ import annotations
@@ -12,38 +15,24 @@ import numpy as np
 from numba import njit
 
 from ..core.rules import FoundationBase
-from .engine import fits, legal_actions
+from .legal import fits, legal_actions
 from .rng import rand_below
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT
 
-# weight slots of the float64 parameter array every compiled player receives
+# the evaluation's slots of the float64 parameter array every compiled player receives
 W_HOME = 0
 W_EMPTY = 1
 W_DEPTH = 2
 W_BLOCK = 3
 W_SEQ = 4
 W_BALANCE = 5
-W_WRAP = 6  #: strategist: bonus for a move putting a King on an Ace
-P_DEPTH = 7  #: plies searched (1 = one-move greedy)
-P_WIDTH = 8  #: children expanded per searched node by static score (0 = all)
-P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
-P_CHOOSE_BASE = 10  #: how the base rank is chosen (``BASE_*`` below)
 W_MOBILITY = 11
-P_BUDGET = 12  #: planning players: nodes per deal
-P_LEVEL = 13  #: rollout, nmcs: nesting level
-P_MAX_MOVES = 14  #: planning players: the move cap (a plan never runs past it)
-P_NOISE = 15  #: nmcs: size of the uniform draw added to each score of its playouts
-P_GROW = 16  #: beam: width factor between restarts (1: none)
-P_PATIENCE = 17  #: beam: layers without a new card home before a beam stops
 W_LAST = 18  #: penalty per card buried under a card of the last foundation order (the rank below the base)
-P_EVEN = 19  #: strategist: 1 bank evenly (only safe cards go home at once), 0 every card home as soon as it can go
-P_SPREAD = 20  #: beam: children of one position kept in a layer at most (0: any number)
-N_WEIGHTS = 24  #: room for a few more
-
-#: ``P_CHOOSE_BASE`` values: how a player that may choose its base rank chooses it
-BASE_FIRST_FOUNDED = 0  #: no aim: the first card founded sets it
-BASE_WHOLE_BOARD = 1  #: the rank whose four cards lie shallowest (the rule sheet's advice)
-BASE_RANDOM = 2  #: a rank drawn at random at the deal's first decision
+#: parameter name -> slot, for the weights above
+SLOTS = {"home": W_HOME, "empty": W_EMPTY, "dig": W_DEPTH, "block": W_BLOCK, "seq": W_SEQ, "balance": W_BALANCE,
+         "mobility": W_MOBILITY, "last": W_LAST}
+#: the array's length: the evaluation's weights and every player's own parameters, with room for a few more
+N_WEIGHTS = 24
 
 WON_BONUS = 1e9
 STUCK_PENALTY = 1e6

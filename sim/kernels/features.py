@@ -30,7 +30,8 @@ from numba import njit
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
 from ..core.outcome import GAVE_UP
 from ..core.rules import MAX_PILES, FoundationBase
-from .engine import SCRATCH_SIZE, apply_keyed, fits, legal_actions, pile_keys
+from .hashing import apply_keyed, pile_keys
+from .legal import SCRATCH_SIZE, fits, legal_actions
 from .evaluate import choose_target_bases
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, STATE_SIZE, action_source
 from .play import C_HOME, C_MAX_EMPTY, C_MOVES, C_RESULT, N_OUT, observe

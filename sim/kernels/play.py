@@ -21,10 +21,13 @@ from numba.extending import intrinsic
 from ..core.moves import MAX_MOVES
 from ..core.outcome import GAVE_UP, STUCK, WON
 from ..core.rules import FoundationBase
-from .engine import PH_SIZE, SCRATCH_SIZE, apply_keyed, init_deal, legal_actions, pile_keys
+from .apply_undo import apply
+from .dealing import init_deal
+from .hashing import PH_SIZE, apply_keyed, pile_keys
+from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
-from .rng import seed_rng
+from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
 
 # columns of a game's record row
@@ -44,7 +47,7 @@ _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
 def observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
     """The loop's step before a move: record ``s``; return its number of legal moves (in ``acts``), or -1 when the game is over.
 
-    ``ph`` holds the position's pile keys (:func:`~.engine.apply_keyed`);
+    ``ph`` holds the position's pile keys (:func:`~.hashing.apply_keyed`);
     ``row[C_MOVES]`` counts the moves played so far; when the game is over,
     ``row[C_RESULT]`` says how.
     """
@@ -140,3 +143,25 @@ def _readcyclecounter(typingctx):
 def cycle_counter():
     """The CPU's cycle counter, so kernels can time single deals (calibrated in Python)."""
     return _readcyclecounter()
+
+
+@njit(cache=True)
+def random_walks(r, seed, deals, max_moves, salt):
+    """Moves played by uniform random legal moves from each deal until won, stuck or ``max_moves``: legal moves
+    and the move only, no record (``castle bench``'s like-for-like side against the reference engine)."""
+    s = np.zeros(STATE_SIZE, np.int8)
+    perm = np.zeros(52, np.int8)
+    rng = np.zeros(1, np.uint64)
+    acts = np.zeros(MAX_MOVES, np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, np.int64)
+    total = 0
+    for k in range(deals.shape[0]):
+        init_deal(r, seed, deals[k], s, perm)
+        seed_rng(rng, seed, deals[k], salt)
+        for _ in range(max_moves):
+            n = legal_actions(s, r, acts, scratch)
+            if n == 0 or is_won(s):
+                break
+            apply(s, r, acts[rand_below(rng, n)])
+            total += 1
+    return total

@@ -20,12 +20,13 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
 from ..core.rules import MAX_PILES
-from .engine import PH_SIZE, SCRATCH_SIZE, apply, apply_keyed, foundation_accepts, legal_actions, pile_accepts, undo, undo_keyed
-from .evaluate import (BASE_RANDOM, BASE_WHOLE_BOARD, P_CHOOSE_BASE, P_DEPTH, P_EVEN, P_KEEP_EMPTY, P_WIDTH, W_WRAP,
-                       choose_target_bases, evaluate, random_target_bases)
+from .apply_undo import apply, undo
+from .hashing import PH_SIZE, apply_keyed, undo_keyed
+from .legal import SCRATCH_SIZE, foundation_accepts, legal_actions, pile_accepts
+from .evaluate import choose_target_bases, evaluate, random_target_bases
 from .layout import CAP, R_NPILES, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, action_count, action_source, is_won, moving_card
+from .planners import BEAM, L_SIZE, NMCS, ROLLOUT, plan_decide
 from .rng import rand_below
-from .ladder import BEAM, L_SIZE, NMCS, ROLLOUT, plan_decide
 from .seen import M_TB_DONE, META_SIZE, key, seen
 
 RANDOM = 0
@@ -35,6 +36,22 @@ STRATEGIST = 2
 KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "beam": BEAM, "rollout": ROLLOUT, "nmcs": NMCS}
 
 MAX_SEARCH_DEPTH = 8
+
+# these players' slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
+W_WRAP = 6  #: strategist: bonus for a move putting a King on an Ace
+P_DEPTH = 7  #: greedy, lookahead: plies searched (1 = one-move greedy)
+P_WIDTH = 8  #: greedy, lookahead: children expanded per searched node by static score (0 = all); the beam reads it too
+P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
+P_CHOOSE_BASE = 10  #: every player but random (the planners too): how the base rank is chosen (``BASE_*`` below)
+P_EVEN = 19  #: strategist: 1 bank evenly (only safe cards go home at once), 0 every card home as soon as it can go
+#: parameter name -> slot, for the parameters above
+SLOTS = {"wrap": W_WRAP, "depth": P_DEPTH, "width": P_WIDTH, "keep_empty": P_KEEP_EMPTY, "choose_base": P_CHOOSE_BASE,
+         "even": P_EVEN}
+
+#: ``P_CHOOSE_BASE`` values: how a player that may choose its base rank chooses it
+BASE_FIRST_FOUNDED = 0  #: no aim: the first card founded sets it
+BASE_WHOLE_BOARD = 1  #: the rank whose four cards lie shallowest (the rule sheet's advice)
+BASE_RANDOM = 2  #: a rank drawn at random at the deal's first decision
 
 
 #: slots of a workspace that the play loop reads too
@@ -60,7 +77,7 @@ def workspace(capacity):
         np.zeros(MAX_MOVES, np.int64),  # 12 the legal actions of the position played
         np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
         np.zeros(MAX_MOVES, np.int64),  # 14 the evaluation's move buffer (its mobility term)
-        np.zeros(capacity, np.int64),  # 15 planning players (kernels/ladder.py): the line they replay
+        np.zeros(capacity, np.int64),  # 15 planning players (kernels/planners.py): the line they replay
         np.zeros(capacity, np.uint64),  # 16 the key of the position before each of its moves
         np.zeros(L_SIZE, np.int64),  # 17 its length, next move, nodes spent, moves played
     )

@@ -53,6 +53,13 @@ def rand_below(rng, n):
     return np.int64(mix(rng[0]) % np.uint64(n))
 
 
+@njit(cache=True, inline="always")
+def rand_unit(rng):
+    """Uniform float in [0, 1) (the draw's top 53 bits) from a splitmix64 stream whose state is ``rng[0]``."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    return np.float64(mix(rng[0]) >> np.uint64(11)) / 9007199254740992.0
+
+
 @njit(cache=True)
 def seed_rng(rng, seed, deal, salt):
     """Seed a playout stream from (seed, deal, salt): independent of chunking, like deals."""

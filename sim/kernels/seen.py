@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine import position_key
+from .hashing import position_key
 
 M_USED = 0  #: meta slot: how many slots are in use
 M_TB_DONE = 1  #: meta slot of the players: target bases chosen for this deal
@@ -46,7 +46,7 @@ def slot(table, h):
 @njit(cache=True, inline="always")
 def key(ph, s):
     """The set's key of position ``s``: its canonical hash (``ph``: its pile keys, see
-    :func:`~.engine.apply_keyed`), never 0."""
+    :func:`~.hashing.apply_keyed`), never 0."""
     h = position_key(ph, s)
     if h == 0:
         h = np.uint64(1)

@@ -12,43 +12,40 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.moves import Move
+from ..kernels import beam as B
 from ..kernels import evaluate as V
+from ..kernels import planners as PL
 from ..kernels import play as P
 from ..kernels import players as K
+from ..kernels import rollouts as R
 from ..kernels.rng import seed_rng
 from ..kernels.seen import M_TB_DONE, M_USED, remember
 from .spec import PlayerChoice
 
-#: parameter name -> slot of the float64 array the compiled players read
-SLOTS = {
-    "home": V.W_HOME,
-    "empty": V.W_EMPTY,
-    "dig": V.W_DEPTH,
-    "block": V.W_BLOCK,
-    "seq": V.W_SEQ,
-    "balance": V.W_BALANCE,
-    "wrap": V.W_WRAP,
-    "depth": V.P_DEPTH,
-    "width": V.P_WIDTH,
-    "keep_empty": V.P_KEEP_EMPTY,
-    "choose_base": V.P_CHOOSE_BASE,
-    "mobility": V.W_MOBILITY,
-    "budget": V.P_BUDGET,
-    "level": V.P_LEVEL,
-    "max_moves": V.P_MAX_MOVES,
-    "noise": V.P_NOISE,
-    "grow": V.P_GROW,
-    "patience": V.P_PATIENCE,
-    "last": V.W_LAST,
-    "even": V.P_EVEN,
-    "spread": V.P_SPREAD,
-}
+
+def _gathered(*tables: dict[str, int]) -> dict[str, int]:
+    """The kernel modules' tables of slots as one: a name keeps one slot, no two names share one, all fit the array."""
+    out: dict[str, int] = {}
+    for table in tables:
+        for name, slot in table.items():
+            if out.setdefault(name, slot) != slot:
+                raise ValueError(f"parameter {name} has two slots: {out[name]} and {slot}")
+    clash = len(set(out.values())) != len(out)
+    if clash or not all(0 <= slot < V.N_WEIGHTS for slot in out.values()):
+        raise ValueError(f"parameter slots must be distinct and below {V.N_WEIGHTS}: {out}")
+    return out
+
+
+#: parameter name -> slot of the float64 array the compiled players read, from the slots each kernel module declares
+#: for the parameters it reads: the evaluation's weights, greedy's, lookahead's and the strategist's, the planners'
+#: (all three), the beam's, the rollouts'
+SLOTS = _gathered(V.SLOTS, K.SLOTS, PL.SLOTS, B.SLOTS, R.SLOTS)
 
 
 def weights(params: dict[str, int | float]) -> np.ndarray:
     """The float64 parameter array the compiled players read, from named parameters."""
     w = np.zeros(V.N_WEIGHTS, np.float64)
-    w[V.P_DEPTH] = 1
+    w[K.P_DEPTH] = 1
     for k, v in params.items():
         if k in SLOTS:
             w[SLOTS[k]] = v

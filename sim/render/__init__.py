@@ -1,7 +1,8 @@
-"""Pictures of positions: SVG boards (:mod:`.svg`), PNG through cairosvg (:mod:`.png`), coloured
-terminal boards (:mod:`.text`) and self-contained HTML replays of whole games (:mod:`.replay`).
+"""Pictures of positions: SVG boards (:mod:`.svg`), PNG through cairosvg (:mod:`.png`) and coloured
+terminal boards (:mod:`.text`).
 
-Nothing here loads compiled code except the replay, which plays the game.
+Drawing only: nothing here plays a game or loads compiled code; it reads :mod:`sim.core` alone. A whole game
+as a page that steps through it is :mod:`sim.replay`, a layer above.
 """
 
 from __future__ import annotations

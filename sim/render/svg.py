@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from ..core.board import Position
-from ..core.cards import N_CARDS, RANKS, SUITS, is_red, rank_of, suit_of
+from ..core.cards import RANKS, SUITS, is_red, rank_of, suit_of
 from ..core.moves import Move
 from ..core.rules import MAX_PILES, FoundationBase, Rules
 
@@ -363,10 +363,3 @@ def _highlights(lay: Layout, pos: Position, move: Move | None, played: bool, car
             x, y, w, h = box
             out.append(f'<rect class="cb-hl cb-hl-{kind}" x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="8"/>')
     return out
-
-
-def all_cards_present(pos: Position) -> bool:
-    """Every card of the deck is somewhere: the pictures draw 52 glyphs."""
-    seen = [c for p in pos.piles for c in p] + [c for s in range(4) for c in pos.foundation_cards(s)]
-    return sorted(seen) == list(range(N_CARDS))
-

@@ -34,11 +34,12 @@ from ..core.deals import DEFAULT_SEED
 from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import Result
-from ..core.rules import FoundationBase, SequenceMoves
+from ..core.rules import FoundationBase
 from ..kernels import layout as L
+from ..kernels import pruning as P
 from ..kernels import search as K
 from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
-from .rounds import clock, solve_rounds
+from .rounds import Budget, clock, solve_rounds
 from .shorten import shorten_line
 
 
@@ -90,7 +91,7 @@ def solve(
     budget_nodes: int = DEFAULT_BUDGET_NODES,
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     table_size: int = DEFAULT_TABLE_SIZE,
-    prune: int = K.PRUNE_DEFAULT,
+    prune: int = P.PRUNE_DEFAULT,
     bases: bool = False,
     shorten: bool = True,
     progress=None,
@@ -132,11 +133,9 @@ def solve(
     if bases and not base_to_choose(game.rules, s):
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
     if dead_end:
-        prune |= K.PRUNE_DEAD_END
+        prune |= P.PRUNE_DEAD_END
     if most_home:
-        prune, portfolio = K.TRACK_HOME | K.FORGET_LOST, False
-    if game.rules.sequence_moves != SequenceMoves.ONE_CARD:
-        prune &= ~K.PRUNE_SAME_CARD  # its proof does not cover sequence moves (pruning.md); the kernel ignores it too
+        prune, portfolio = P.TRACK_HOME | P.FORGET_LOST, False
     start = clock()
     searched = [0]  # the positions searched so far, as the rounds report them (the beams' pace is taken from it)
 
@@ -147,15 +146,15 @@ def solve(
 
     side = tuple((after, partial(_portfolio_beam, game, s, beam, start, start + budget_seconds, searched))
                  for after, beam in PORTFOLIO) if portfolio and not bases else ()
-    result, moves, nodes, verdicts, home = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget_nodes,
-                                                  start + budget_seconds, table_size, prune, bases,
-                                                  heard if side else progress, side)
+    budget = Budget(budget_nodes, start + budget_seconds, table_size)
+    found = solve_rounds(game.rules_array, _fixed_base_problems(game, s), budget, prune, bases, heard if side else progress, side)
     seconds = clock() - start
-    if result is Result.WON:
+    moves = found.moves
+    if found.result is Result.WON:
         if shorten:
             moves = shorten_line(game, s, moves)
         confirm(game, s, moves)
-    return SolveResult(result, moves, nodes, seconds, verdicts, home if most_home else None)
+    return SolveResult(found.result, moves, found.nodes, seconds, found.verdicts, found.most_home if most_home else None)
 
 
 #: the portfolio: after how many positions of depth-first search a deal still open goes to which beam (in

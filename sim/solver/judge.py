@@ -30,8 +30,10 @@ import numpy as np
 from ..game import Game, State
 from ..core.moves import MAX_MOVES, Move
 from ..core.outcome import Result
+from ..kernels import apply_undo as A
 from ..kernels import corridor as C
-from ..kernels import engine as E
+from ..kernels import hashing as H
+from ..kernels import pruning as P
 from ..kernels import search as K
 from .answer import base_to_choose, solve
 from ..core.limits import DEFAULT_TABLE_SIZE
@@ -79,7 +81,7 @@ class Judge:
         self.look_ahead = look_ahead
         self.table_size = table_size
         self.budget_seconds = budget_seconds
-        self.prune = K.PRUNE_DEFAULT | (K.PRUNE_DEAD_END if dead_end else 0)
+        self.prune = P.PRUNE_DEFAULT | (P.PRUNE_DEAD_END if dead_end else 0)
         self.won: set[int] = set()
         self._won_keys = np.zeros(0, np.uint64)
         self.lost: set[int] = set()
@@ -94,14 +96,14 @@ class Judge:
     # ---- what is known ---------------------------------------------------------------------------------------
 
     def hash(self, s: np.ndarray) -> int:
-        return int(E.position_hash(s, self.r))
+        return int(H.position_hash(s, self.r))
 
     def learn_line(self, s: np.ndarray, moves: list[Move]) -> None:
         """Every position of a winning line from ``s`` is won."""
         s = s.copy()
         self.won.add(self.hash(s))
         for m in moves:
-            E.apply(s, self.r, m.action)
+            A.apply(s, self.r, m.action)
             self.won.add(self.hash(s))
         self._won_keys = np.array(sorted(self.won), dtype=np.uint64)
 
@@ -118,7 +120,7 @@ class Judge:
         if base_to_choose(self.game.rules, s):
             res = solve(self.game, State(self.game.rules, s.copy()), budget_nodes=self.budget,
                         budget_seconds=self.budget_seconds, table_size=self.table_size, portfolio=False, shorten=False,
-                        dead_end=bool(self.prune & K.PRUNE_DEAD_END))
+                        dead_end=bool(self.prune & P.PRUNE_DEAD_END))
             result, moves, nodes = res.result, res.moves, res.nodes
         else:
             result, moves, nodes = self._search_from(s)
@@ -177,7 +179,7 @@ class Judge:
                 verdict, how = LOSES, "known"
             else:
                 child = s.copy()
-                E.apply(child, self.r, a)
+                A.apply(child, self.r, a)
                 result = self.verdict(child)
                 verdict = KEEPS if result is Result.WON else LOSES if result is Result.LOST else UNKNOWN
                 how = "search"

@@ -59,7 +59,6 @@ from dataclasses import dataclass, field
 from ..game import Game, State
 from ..core.moves import IllegalMoveError, Move
 from ..core.outcome import Result
-from ..kernels import engine as E
 from .corridor import Step
 from .judge import KEEPS, LOSES, QUESTION_NODES, UNKNOWN, Judge, Judged
 from .rounds import clock

@@ -13,14 +13,18 @@ bases of Selective Castle) share one memory bound (:class:`Slots`).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.cards import N_CARDS
 from ..core.moves import Move
 from ..core.outcome import LOST, WON, Result
 from ..kernels import deadend as Q
 from ..kernels import layout as L
+from ..kernels import pruning as P
 from ..kernels import search as K
+from ..kernels import solver_table as T
 
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows, up to :meth:`Slots.max_depth`
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
@@ -98,30 +102,44 @@ class Slots:
 
 
 class Search:
-    """One resumable search: the kernel's arrays and its context."""
+    """One resumable search: the kernel's arrays (its workspace, :func:`sim.kernels.search.workspace`) and its context.
+
+    ``prune`` is kept as it holds under the rules ``r`` (:func:`~sim.kernels.pruning.prune_for`).
+    """
 
     def __init__(self, r: np.ndarray, s: np.ndarray, slots: Slots, prune: int, order: int = 0):
         self.r = r
         self.start = s.copy()
         self.s = s.copy()
         self.slots = slots
+        self.prune = int(P.prune_for(r, prune))
         slots.take(slots.first)  # always granted: the first tables of all searches fit together
-        self.table = np.zeros((slots.first, 2), np.uint64)
+        self.ws = K.workspace(np.zeros((slots.first, 2), np.uint64), FIRST_DEPTH,
+                              slots.dead_end_arrays((self.prune & P.PRUNE_DEAD_END) != 0))
         self.starved = False
-        self.comp = np.zeros((FIRST_DEPTH, 3), np.int64)
-        self.scc = np.zeros(FIRST_DEPTH, np.int64)
-        self.ph = np.zeros(K.PH_SIZE, np.uint64)
-        self.kids = np.empty(FIRST_DEPTH * 8, np.int16)
-        self.kid_off = np.zeros(FIRST_DEPTH, np.int32)
-        self.kid_n = np.zeros(FIRST_DEPTH, np.int16)
-        self.kid_i = np.zeros(FIRST_DEPTH, np.int16)
-        self.tokens = np.zeros(FIRST_DEPTH, np.int32)
-        self.ctx = np.zeros(K.CTX_SIZE, np.int64)
         self.ctx[K.C_ORDER] = order
         self.ctx[K.C_STATUS] = K.RUNNING
-        self.prune = prune
         self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
-        self.qt, self.qctx, self.qpath, self.qkids = slots.dead_end_arrays((prune & K.PRUNE_DEAD_END) != 0)
+
+    def _put(self, slot: int, array: np.ndarray) -> None:
+        """Replace the workspace's array ``slot`` (a larger table, a longer path)."""
+        self.ws = self.ws[:slot] + (array,) + self.ws[slot + 1:]
+
+    @property
+    def table(self) -> np.ndarray:
+        return self.ws[K.W_TABLE]
+
+    @property
+    def scc(self) -> np.ndarray:
+        return self.ws[K.W_SCC]
+
+    @property
+    def tokens(self) -> np.ndarray:
+        return self.ws[K.W_TOKENS]
+
+    @property
+    def ctx(self) -> np.ndarray:
+        return self.ws[K.W_CTX]
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
@@ -132,7 +150,7 @@ class Search:
         """
         self.s = self.start.copy()
         stored, next_round, most_home = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1, int(self.ctx[K.C_MOST_HOME])
-        if self.prune & K.PRUNE_SAME_CARD:
+        if self.prune & P.PRUNE_SAME_CARD:
             self.table[:] = 0
             stored = 0
         self.ctx[:] = 0
@@ -165,11 +183,7 @@ class Search:
         """
         self.starved = False
         while True:
-            status = int(
-                K.search(self.s, self.r, self.ph, self.table, self.kids, self.kid_off, self.kid_n,
-                         self.kid_i, self.tokens, self.comp, self.scc, self.ctx, pause_at,
-                         int(self.table.shape[0] * LOAD_LIMIT), self.prune, self.qt, self.qctx, self.qpath, self.qkids)
-            )
+            status = int(K.search(self.s, self.r, self.ws, pause_at, int(self.table.shape[0] * LOAD_LIMIT), self.prune))
             size = self.table.shape[0]
             if status == K.TABLE_FULL and 2 * size <= self.slots.limit:
                 if clock() + size * REHASH_SECONDS_PER_SLOT > deadline:
@@ -178,9 +192,9 @@ class Search:
                     self.starved = True
                     return status
                 bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
-                K.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
-                self.table = bigger
-            elif status == K.TABLE_FULL and self.prune & K.FORGET_LOST and not self.prune & K.PRUNE_SAME_CARD:
+                T.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
+                self._put(K.W_TABLE, bigger)
+            elif status == K.TABLE_FULL and self.prune & P.FORGET_LOST and not self.prune & P.PRUNE_SAME_CARD:
                 if not self._forget():
                     return status
             elif status == K.TOO_DEEP and self.tokens.shape[0] < self.slots.max_depth:
@@ -188,7 +202,7 @@ class Search:
             elif status == K.SCC_FULL:
                 scc = np.zeros(2 * self.scc.shape[0], np.int64)
                 scc[: self.scc.shape[0]] = self.scc
-                self.scc = scc
+                self._put(K.W_SCC, scc)
             else:
                 return status
             self.ctx[K.C_STATUS] = K.PAUSED
@@ -200,8 +214,8 @@ class Search:
         stored is open in this round).
         """
         stored = int(self.ctx[K.C_STORED])
-        epoch = np.uint64(self.ctx[K.C_ROUND]) << K.ROUND_SHIFT
-        used = int(K.forget(self.table, self.scc, self.ctx[K.C_SCC_TOP], epoch, stored - int(stored * FORGET_TO)))
+        epoch = np.uint64(self.ctx[K.C_ROUND]) << T.ROUND_SHIFT
+        used = int(T.forget(self.table, self.scc, self.ctx[K.C_SCC_TOP], epoch, stored - int(stored * FORGET_TO)))
         self.forgotten += stored - used
         self.ctx[K.C_STORED] = used
         return used < 0.9 * stored
@@ -209,15 +223,16 @@ class Search:
     def _grow_stack(self) -> None:
         """Double the path arrays (depth-first paths can run to millions of moves)."""
         d = self.tokens.shape[0]
-        for name in ("kid_off", "kid_n", "kid_i", "tokens", "comp"):
-            old = getattr(self, name)
+        for slot in (K.W_KID_OFF, K.W_KID_N, K.W_KID_I, K.W_TOKENS, K.W_COMP):
+            old = self.ws[slot]
             new = np.zeros((2 * d,) + old.shape[1:], old.dtype)
             new[:d] = old
-            setattr(self, name, new)
-        if self.kids.shape[0] < 8 * 2 * d:
-            kids = np.empty(max(2 * self.kids.shape[0], 16 * d), np.int16)
-            kids[: self.kids.shape[0]] = self.kids
-            self.kids = kids
+            self._put(slot, new)
+        old = self.ws[K.W_KIDS]
+        if old.shape[0] < K.KIDS_PER_LEVEL * 2 * d:
+            kids = np.empty(max(2 * old.shape[0], K.KIDS_PER_LEVEL * 2 * d), np.int16)
+            kids[: old.shape[0]] = old
+            self._put(K.W_KIDS, kids)
 
     def moves(self) -> list[Move]:
         """The path from the start: a win, once the status says so."""
@@ -226,7 +241,7 @@ class Search:
     def free(self) -> None:
         """Give the table's slots back to the call's other searches."""
         self.slots.give_back(self.table.shape[0])
-        self.table = np.zeros((0, 2), np.uint64)
+        self._put(K.W_TABLE, np.zeros((0, 2), np.uint64))
 
 
 def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Result | None:
@@ -247,9 +262,28 @@ def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Re
             return None
 
 
-def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, deadline: float, table_size: int,
-                 prune: int, every_problem: bool, progress=None, side: tuple = ()
-                 ) -> tuple[Result, list[Move], int, dict | None, int]:
+@dataclass(frozen=True)
+class Budget:
+    """What one :func:`solve_rounds` call may spend: positions searched, the solver's clock, table slots."""
+
+    nodes: int  #: positions searched, all problems together
+    deadline: float  #: on the solver's clock (:data:`clock`)
+    table_size: int  #: table slots all the problems' tables share (:class:`Slots`)
+
+
+@dataclass(frozen=True)
+class RoundsResult:
+    """What :func:`solve_rounds` found."""
+
+    result: Result  #: the deal's verdict
+    moves: list[Move]  #: the winning moves (empty unless won)
+    nodes: int  #: positions searched, all problems together
+    verdicts: dict | None  #: with ``every_problem``: each problem's verdict
+    most_home: int  #: with ``TRACK_HOME`` in ``prune``: the most cards home any search entered (all of them once won)
+
+
+def solve_rounds(rules_array: np.ndarray, problems: dict, budget: Budget, prune: int, every_problem: bool,
+                 progress=None, side: tuple = ()) -> RoundsResult:
     """Search each problem in rounds of growing node budgets, restarting each round in a new move order.
 
     ``problems`` maps a key (a base rank, or None) to a start state; any won
@@ -260,11 +294,9 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     one could not finish in the time left, this round is the last and gets
     all the budget that is left: a loss that needs the whole budget can
     still be proved, instead of the budget running out at the start of a
-    round too big to finish. The problems' tables share ``table_size`` slots
+    round too big to finish. The problems' tables share ``budget.table_size`` slots
     (:class:`Slots`); a problem starved of slots waits, open, for a settled
-    one to free its table. Returns the verdict, the winning moves, the nodes
-    searched, with ``every_problem`` each problem's verdict, and (with
-    ``TRACK_HOME`` in ``prune``) the most cards home any search entered.
+    one to free its table.
     ``progress(nodes, settled, problems, seconds_left)``, if given, hears how it goes.
     ``side`` holds (after, search) pairs, differently shaped searches for
     wins: each ``search()`` is tried once when the rounds have searched
@@ -275,7 +307,8 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
     verdicts: dict = {}  # settled problems (unknown too, when a full table that cannot forget means it never will be)
     most_home = 0  # the most cards home any search entered (with TRACK_HOME)
     searches: dict = {}  # per open problem, its search: rounds restart it, keeping what it proved lost
-    slots = Slots(table_size, len(problems))
+    budget_nodes, deadline = budget.nodes, budget.deadline
+    slots = Slots(budget.table_size, len(problems))
     spent = 0
     moves: list[Move] = []
     per_problem = FIRST_ROUND_NODES
@@ -288,7 +321,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
         while side and not every_problem and spent >= side[0][0]:
             line, side = side[0][1](), side[1:]
             if line:
-                return Result.WON, line, spent, None, 52
+                return RoundsResult(Result.WON, line, spent, None, N_CARDS)
         all_starved = True
         for key in open_keys:
             left = budget_nodes - spent
@@ -321,7 +354,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
             if verdict is Result.WON and not moves:
                 moves = search.moves()
                 if not every_problem:
-                    return Result.WON, moves, spent, None, 52
+                    return RoundsResult(Result.WON, moves, spent, None, N_CARDS)
         if budget_nodes - spent <= 0 or clock() >= deadline or all_starved:
             break  # all_starved: every open problem waits for slots another one holds
         per_problem = int(per_problem * ROUND_GROWTH)
@@ -333,4 +366,5 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget_nodes: int, dea
         overall = Result.LOST
     else:
         overall = Result.UNKNOWN
-    return overall, moves if overall is Result.WON else [], spent, final if every_problem else None, most_home
+    return RoundsResult(overall, moves if overall is Result.WON else [], spent, final if every_problem else None,
+                        most_home)

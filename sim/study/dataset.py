@@ -4,24 +4,33 @@
 
     OUT/game=<g>/player=<p>/part-<first>-<last>.parquet   one chunk of deals, written whole or not at all
     OUT/_manifest.json                                    the experiment, versions, commit, start and end
+    OUT/_lock                                             held by the one run writing into OUT
 
-The manifest's name starts with ``_`` so ``pandas.read_parquet(OUT)`` reads
-the parts and nothing else.
+The manifest's and the lock's names start with ``_`` so ``pandas.read_parquet(OUT)``
+reads the parts and nothing else.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import fnmatch
 import json
 import os
 from pathlib import Path
+from typing import Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..players.record import COLUMNS
+from .errors import ArgumentError
+from .experiment import ExperimentError
 
 MANIFEST = "_manifest.json"
+LOCK = "_lock"
+#: the name of a manifest being written (``write_json_atomic``): a killed run may leave one
+MANIFEST_TEMPORARY = f".{MANIFEST}.*.tmp"
 
 
 def arrow_type(name: str) -> pa.DataType:
@@ -94,6 +103,51 @@ def write_json_atomic(data: dict, path: Path) -> None:
         tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         os.replace(tmp, path)
     finally:  # a full disk: no half-written temporary left beside the manifest
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def read_manifest(out: Path) -> dict | None:
+    path = out / MANIFEST
+    if not path.exists():
+        return None
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):
+        raise ExperimentError(f"{path} is unreadable; not touching {out}")
+    return manifest
+
+
+def left_by_a_killed_start(entry: Path) -> bool:
+    """What a run killed before its first manifest was in place can leave: the lock, a half-written manifest.
+
+    A folder holding only these is still empty: the rerun starts it afresh.
+    """
+    return entry.is_file() and (entry.name == LOCK or fnmatch.fnmatch(entry.name, MANIFEST_TEMPORARY))
+
+
+@contextlib.contextmanager
+def locked(out: Path) -> Iterator[None]:
+    """One run at a time per directory (another would race on the same chunks)."""
+    try:
+        fd = os.open(out / LOCK, os.O_CREAT | os.O_RDWR, 0o644)
+    except OSError as e:
+        raise ExperimentError(f"cannot write to {out}: {e.strerror or e}") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ArgumentError("another run is writing into {path}; wait for it or choose another {out}", path=out) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temporaries(out: Path) -> None:
+    """Temporaries a killed run left (a part or the manifest half written): never read, removed."""
+    for tmp in [*out.glob("game=*/player=*/.part-*.tmp"), *out.glob(MANIFEST_TEMPORARY)]:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
 

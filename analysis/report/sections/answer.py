@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, plots, scan
+from ... import compare, picks, plots
 from ...games import STUDY, colour, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -39,7 +39,7 @@ def answer(r: Report) -> Section:
         fig = plots.headline(shown, r.rungs, study, names=r.names)
         figure = r.out.figure(fig, "answer", _caption(r, study))
     tables = _tables(r, study, pairs)
-    used = scan.pick(study, r.rungs)  # (the cards flag their own runs)
+    used = picks.pick(study, r.rungs)  # (the cards flag their own runs)
     return Section("The answer", "answer.html.j2", {
         "cards": cards, "verdicts": verdicts, "players": players, "figure": figure, "tables": tables,
         "missing": [name(g) for g in STUDY if g not in r.games], "pairing": compare.PAIRING,
@@ -50,11 +50,11 @@ def _caption(r: Report, study: list[str]) -> str:
     """The figure's caption: which deals each row covers, so no row is compared with one on other deals."""
     spans = []
     for game in study:
-        n, lo, hi = r.cheap.span(scan.pick([game], r.rungs)).iloc[0]
+        n, lo, hi = r.cheap.span(picks.pick([game], r.rungs)).iloc[0]
         if n:
             spans.append(f"{name(game)} {compare.span_text(int(n), int(lo), int(hi))}")
     where = "; ".join(spans)
-    seeds = r.cheap.seeds(scan.pick(study, r.rungs))  # (the rows the figure draws)
+    seeds = r.cheap.seeds(picks.pick(study, r.rungs))  # (the rows the figure draws)
     return ("Win rate by player, weakest at the top, and under perfect play, per game, with 95% intervals; logit scale. "
             + (f"Every row on the same deals (seed {', '.join(map(str, seeds))}: {where}); perfect play on those deals too, "
                "so it bounds every player." if where else "Perfect play on every deal solved."))

@@ -7,8 +7,8 @@ import pandas as pd
 from markupsafe import Markup
 
 from ... import difficulty as D
-from ... import plots
-from ...games import BELEAGUERED, SELECTIVE, STREETS, STUDY, name
+from ... import difficulty_plots
+from ...games import SELECTIVE, STREETS, STUDY, name
 from ..model import Report, Section
 from ..page import pct
 
@@ -21,14 +21,14 @@ def difficulty(r: Report) -> Section | None:
     games = [g for g in r.games if (rows.game == g).any()]
     seeded = rows[rows.seed >= 0]
     context: dict = {"games": [name(g) for g in games]}
-    context["figure"] = r.out.figure(plots.difficulty_index(seeded, games), "difficulty_index",
+    context["figure"] = r.out.figure(difficulty_plots.difficulty_index(seeded, games), "difficulty_index",
                                      "The difficulty index of every winnable deal, per game (dashed: the median)")
     v = D.validity(seeded)
     if len(v):
         context["validity"] = r.out.table(pd.DataFrame({
             "game": [name(g) for g in v.game], "winnable deals": v.deals, "Spearman's ρ": [f"{x:+.3f}" for x in v.rho],
             "95% interval": [f"{a:+.3f} to {b:+.3f}" for a, b in zip(v.lo, v.hi)]}), "difficulty_validity", raw=v, fold=False)
-        context["by_rung"] = r.out.figure(plots.difficulty_by_rung(seeded, games, r.names), "difficulty_by_rung",
+        context["by_rung"] = r.out.figure(difficulty_plots.difficulty_by_rung(seeded, games, r.names), "difficulty_by_rung",
                                           "The index of winnable deals by the cheapest rung of the ladder that wins them")
     c = D.cost(rows)
     context["cost"] = r.out.table(pd.DataFrame({
@@ -38,7 +38,7 @@ def difficulty(r: Report) -> Section | None:
         "slowest (s)": [f"{x:.1f}" for x in c.cpu_s_max], "moves judged": c.questions, "by a search": c.searched,
         "left unknown": [f"{n:,} ({pct(s, 3)})" for n, s in zip(c.unknown_moves, c.unknown_share)]}), "difficulty_cost", raw=c, fold=False)
     if SELECTIVE in games and STREETS in games:
-        context["pairs"] = r.out.figure(plots.difficulty_pairs(seeded, SELECTIVE, STREETS), "difficulty_pairs",
+        context["pairs"] = r.out.figure(difficulty_plots.difficulty_pairs(seeded, SELECTIVE, STREETS), "difficulty_pairs",
                                         "The same deals (the same tableau) in Selective Castle and Streets and Alleys")
     context["pictures"] = _pictures(seeded, [g for g in games if g in STUDY])
     edges = D.bands(seeded)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import explain as X
+from ... import explain_plots
 from ...games import name
 from ..model import Report, Section
 
@@ -31,7 +32,7 @@ def explain(r: Report) -> Section | None:
         "CPU ms a deal": ["" if pd.isna(a) else f"{a + b:.1f}" for a, b in zip(t["features ms"], t["model ms"])],
     })
     return Section("Why a deal is hard, before any search", "explain.html.j2", {
-        "figure": r.out.figure(X.plot_quality(t), "explain_quality",
+        "figure": r.out.figure(explain_plots.plot_quality(t), "explain_quality",
                                "How well each game's model tells won deals from lost ones it never saw") if len(learned) else None,
         "table": r.out.table(shown, "explain_quality", left=2, raw=t, fold=False),
     })

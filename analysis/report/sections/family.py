@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import scan, winnability
+from ... import picks, winnability
 from ...games import INDEPENDENT, STUDY, name
 from ..model import Report, Section
 from ..page import diff_interval, interval, pct
@@ -32,7 +32,7 @@ def family(r: Report) -> Section | None:
     most = winnability.most_home_distribution(r.df, "fortress")
     return Section("The whole family", "family.html.j2", {
         "table": r.out.table(shown, "family", raw=f, fold=False), "most": most, "wolter": winnability.WOLTER_MOST_HOME,
-    }, incomplete=r.incomplete(rows, scan.pick(others)))
+    }, incomplete=r.incomplete(rows, picks.pick(others)))
 
 
 def hidden_cards(r: Report) -> Section | None:
@@ -51,7 +51,7 @@ def hidden_cards(r: Report) -> Section | None:
     rows = r.df[r.df.game.isin(h.game)]
     return Section("Playing without seeing the face-down cards", "hidden_cards.html.j2",
                    {"table": r.out.table(shown, "hidden_cards", left=2, raw=h, fold=False)},
-                   incomplete=r.incomplete(rows, scan.pick(h.game)))
+                   incomplete=r.incomplete(rows, picks.pick(h.game)))
 
 
 def dialects(r: Report) -> Section | None:
@@ -70,4 +70,4 @@ def dialects(r: Report) -> Section | None:
     rows = r.df[r.df.game.isin(set(d.dialect) | set(d.sheet))]
     return Section("Other programs' dialects", "dialects.html.j2",
                    {"table": r.out.table(shown, "dialects", left=2, raw=d, fold=False)},
-                   incomplete=r.incomplete(rows, scan.pick(set(d.dialect) | set(d.sheet))))
+                   incomplete=r.incomplete(rows, picks.pick(set(d.dialect) | set(d.sheet))))

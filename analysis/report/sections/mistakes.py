@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ... import mistakes as M
-from ... import plots
+from ... import difficulty_plots
 from ...games import name
 from ..model import Report, Section
 
@@ -30,8 +30,8 @@ def mistakes(r: Report) -> Section | None:
     deals = m[["seed", "deal"]].drop_duplicates()
     return Section("Where players go wrong", "mistakes.html.j2", {
         "deals": len(deals), "span": f"{deals.deal.min():,}-{deals.deal.max():,}",
-        "figure": r.out.figure(plots.first_mistakes(m, games, rungs, r.names), "first_mistakes",
+        "figure": r.out.figure(difficulty_plots.first_mistakes(m, games, rungs, r.names), "first_mistakes",
                                "The move of each rung's first mistake on the winnable deals it lost"),
-        "kinds": r.out.figure(plots.mistake_kinds(shares, r.names), "mistake_kinds", "What the first mistakes were"),
+        "kinds": r.out.figure(difficulty_plots.mistake_kinds(shares, r.names), "mistake_kinds", "What the first mistakes were"),
         "table": r.out.table(shown, "first_mistakes", left=2, raw=s, fold=False),
     }, incomplete=r.incomplete(used))

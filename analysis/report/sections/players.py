@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, plots, scan, stats
+from ... import compare, picks, plots, stats
 from ...games import name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -26,7 +26,7 @@ def win_rates(r: Report) -> Section | None:
     return Section("Win rates of the players", "win_rates.html.j2",
                    {"table": r.out.table(shown, "win_rates", left=2, raw=heur.drop(columns=["_o", "_g"]),
                                          summary="Every player's win rate in every game it played")},
-                   incomplete=r.incomplete(cheap=scan.ALL))
+                   incomplete=r.incomplete(cheap=picks.ALL))
 
 
 def across_games(r: Report) -> Section | None:

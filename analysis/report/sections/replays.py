@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import ladder
+from ... import stats
 from ...games import SELECTIVE, STREETS, name
 from ..model import Report, Section
 
@@ -57,7 +57,7 @@ def telling_deals(solver: pd.DataFrame, players: list[str], pairs: list[tuple[st
         picks.append((f"the hardest deal the solver won in under {REPLAY_BUDGET_S:g} CPU seconds", hardest.game, int(hardest.deal),
                       hardest.player))
     if difficulty is not None and len(difficulty):
-        only = difficulty[difficulty.difficulty == ladder.SOLVER_ONLY][["game", "seed", "deal"]]
+        only = difficulty[difficulty.difficulty == stats.SOLVER_ONLY][["game", "seed", "deal"]]
         cost = only.merge(won[["game", "seed", "deal", "cpu_us", "player"]], on=["game", "seed", "deal"])
         if len(cost):
             row = cost.loc[cost.cpu_us.idxmin()]  # the quickest to solve again for its replay

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, ladder, plots, scan, stats
+from ... import compare, difficulty_plots, ladder, picks, plots, stats
 from ...games import SELECTIVE, STREETS, STUDY, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -28,7 +28,7 @@ def ladder_section(r: Report) -> Section | None:
     games = [g for g in r.games if (t.game == g).any()]
     context = {
         "span": compare.span_text(*map(int, r.cheap.span(heur).iloc[0])),
-        "figure": r.out.figure(plots.ladder(t, games, r.colours, names=r.names), "ladder",
+        "figure": r.out.figure(difficulty_plots.ladder(t, games, r.colours, names=r.names), "ladder",
                                "Each rung: share of the solver's winnable deals won against mean CPU per deal, 95% intervals"),
         "table": r.out.table(shown, "ladder", left=2, raw=t, summary="Every rung in every game: win rate, winnable deals won, CPU"),
     }
@@ -40,7 +40,7 @@ def ladder_section(r: Report) -> Section | None:
         table["difficulty"] = [r.name(str(c)) for c in table.difficulty]
         context["difficulty"] = r.out.table(table.rename(columns={g: name(g) for g in shares.columns}), "difficulty",
                                             formats={name(g): pct for g in shares.columns}, raw=shares.reset_index(), fold=False)
-        context["difficulty_figure"] = r.out.figure(plots.difficulty(shares, r.colours, names=r.names), "difficulty",
+        context["difficulty_figure"] = r.out.figure(difficulty_plots.difficulty(shares, r.colours, names=r.names), "difficulty",
                                                     "Share of deals at each difficulty, per game (the same deals in every game)")
         if SELECTIVE in shares.columns and STREETS in shares.columns:
             cross = r.difficulty_pairs(SELECTIVE, STREETS)
@@ -56,7 +56,7 @@ def ladder_section(r: Report) -> Section | None:
 def convergence(r: Report) -> Section | None:
     """How the estimates settle as deals accumulate, one panel per game of the study, for its rungs."""
     games = [g for g in r.games if g in STUDY] or r.games
-    frames = [r.cheap.convergence(scan.pick(games, r.rungs))]
+    frames = [r.cheap.convergence(picks.pick(games, r.rungs))]
     for game in games:
         s, _ = r.solver_rows(game)
         if len(s):
@@ -77,7 +77,7 @@ def convergence(r: Report) -> Section | None:
 
 def cards_home(r: Report) -> Section | None:
     """How far the rungs got in the games they lost, in every game they played."""
-    lost = r.cheap.histogram("cards_home", ["game", "player"], scan.pick(players=r.rungs, not_won=True))
+    lost = r.cheap.histogram("cards_home", ["game", "player"], picks.pick(players=r.rungs, not_won=True))
     games = [g for g in r.games if (lost.game == g).any()]
     if not games:
         return None

@@ -7,7 +7,7 @@ import pandas as pd
 from sim.core.cards import RANKS
 
 from ... import advice as advice_stats
-from ... import plots, scan, stats, winnability
+from ... import picks, plots, stats, winnability
 from ...games import SELECTIVE
 from ..model import Report, Section
 from ..page import diff_interval, interval, pct
@@ -17,7 +17,7 @@ def base_rank(r: Report) -> Section | None:
     """The solver's verdict for every base rank, and the base ranks the players founded."""
     solver, source = r.solver_rows(SELECTIVE)
     has_bases = "bases_won" in solver.columns and solver.bases_won.notna().any()
-    chosen = scan.pick([SELECTIVE], has=["base_rank"])
+    chosen = picks.pick([SELECTIVE], has=["base_rank"])
     rates = r.cheap.counts(["game", "player", "base_rank"], chosen)
     if not has_bases and rates.empty:
         return None
@@ -73,7 +73,7 @@ def advice(r: Report) -> Section | None:
     t["label"] = list(e["advice switched off"])
     t["panel"] = [r.name(p) for p in e.player]
     fig = plots.forest(t, "label", "panel", xlabel="win rate with the advice minus without (points, paired by deal, 95% interval)")
-    rows = scan.pick([SELECTIVE], sorted(set(e.player) | set(e.variant)))
+    rows = picks.pick([SELECTIVE], sorted(set(e.player) | set(e.variant)))
     return Section("The advice, tested", "advice.html.j2", {
         "table": r.out.table(shown, "advice", left=2, raw=e, fold=False),
         "figure": r.out.figure(fig, "advice", "What each piece of advice is worth, per player; a filled dot where McNemar's "

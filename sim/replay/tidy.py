@@ -38,7 +38,8 @@ from ..core.cards import make_card
 from ..game import State
 from ..core.moves import Move, make_action, split_action
 from ..core.rules import MAX_PILES
-from ..kernels import engine as E
+from ..kernels import apply_undo as A
+from ..kernels import legal as M
 from ..kernels import layout as L
 
 __all__ = ["tidy_line"]
@@ -126,10 +127,10 @@ def _walk(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[int] | None:
     s = s0.copy()
     cards = []
     for a in acts:
-        if not E.is_legal(s, r, a):
+        if not M.is_legal(s, r, a):
             return None
         cards.append(_moved_card(s, a))
-        E.apply(s, r, a)
+        A.apply(s, r, a)
     return cards if int(s[L.S_FOUND : L.S_FOUND + 4].sum()) == 52 else None
 
 
@@ -139,6 +140,6 @@ def _snapshots(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[np.ndarra
     out = []
     for a in acts:
         out.append(s.copy())
-        E.apply(s, r, a)
+        A.apply(s, r, a)
     return out
 

@@ -1,0 +1,147 @@
+"""Making rows: a chunk of deals played into an Arrow table of the dataset's schema, and written as one part.
+
+Its own module because it is the one place rows are made: the runner's
+workers, the benchmarks and the tests all call :func:`play_rows`, so a row
+is the same whoever asks for it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute  # noqa: F401  (pa.compute)
+
+from ..game import Game
+from ..core.outcome import RESULTS, WON, Result
+from ..core.rules import FoundationBase, Rules, find_game
+from ..kernels import play as P
+from ..kernels.legal import ENGINE_VERSION
+from ..kernels.layout import rules_array
+from ..players.compiled import kind_of, weights
+from ..players.loop import play_choice
+from ..players.spec import PlayerChoice
+from .chunks import Chunk
+from .dataset import schema, write_atomic
+
+
+_cycles_per_us: float | None = None
+
+
+def cycles_per_us() -> float:
+    """The cycle counter's rate, measured once per process against ``perf_counter``."""
+    global _cycles_per_us
+    if _cycles_per_us is None:
+        c0, t0 = P.cycle_counter(), time.perf_counter()
+        while time.perf_counter() - t0 < 0.02:
+            pass
+        c1, t1 = P.cycle_counter(), time.perf_counter()
+        _cycles_per_us = max((c1 - c0) / ((t1 - t0) * 1e6), 1e-9)
+    return _cycles_per_us
+
+
+#: with a ``report``, about how long the deals between two reports take (tqdm redraws its bar at most every 0.1 s)
+REPORT_SECONDS = 0.1
+
+
+def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: int, row_schema: pa.Schema | None = None,
+              report: Callable[[int], None] | None = None) -> pa.Table:
+    """Play deals ``first..last`` of ``seed`` with ``choice``: one row per deal, as an Arrow table.
+
+    A compiled player plays the whole chunk inside the kernel; any other
+    goes through the Python play loop deal by deal. Both give record rows
+    of the same kernel layout, made into columns in one place.
+
+    With ``report`` (the progress bar's), the deals are played in steps,
+    ``report(k)`` after each step of ``k`` deals: the first deal alone, then
+    steps of about :data:`REPORT_SECONDS` at the pace of the step before.
+    Steps are sized by time because a step costs a kernel call and a report
+    (about 0.1 ms) while a deal takes from 0.05 ms (greedy) to seconds (the
+    solver): the bar moves several times a second whatever the player, and
+    a fast player's chunk is still two or three kernel calls. Each deal is
+    dealt and played from its own id, so the rows are those of one call;
+    only ``cpu_us`` (a call's CPU time shared out among its deals) follows
+    the steps.
+    """
+    row_schema = row_schema or schema(choice.spec.extra_columns)
+    deals = np.arange(first, last + 1, dtype=np.int64)
+    n = len(deals)
+    out = np.zeros((n, P.N_OUT), np.int64)
+    extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
+    elapsed = np.zeros(n, np.int64)
+    cpu = np.zeros(n, np.int64)
+    if choice.spec.compiled:
+        player = (rules_array(rules), kind_of(choice), weights(choice.params))
+    else:
+        game = Game(rules)
+    at, step = 0, n if report is None else 1
+    while at < n:
+        stop = min(at + step, n)
+        t0 = time.perf_counter()
+        if choice.spec.compiled:
+            c0 = time.process_time_ns()
+            P.play_chunk(*player, seed, deals[at:stop], choice.max_moves, choice.spec.salt, out[at:stop])
+            call_cpu_us = (time.process_time_ns() - c0) / 1000
+            cycles = out[at:stop, P.C_CYCLES].astype(np.float64)
+            # the call's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
+            cpu[at:stop] = np.rint(cycles / max(cycles.sum(), 1.0) * call_cpu_us).astype(np.int64)
+        else:
+            for k in range(at, stop):
+                deal = int(deals[k])
+                t1, c0 = time.perf_counter_ns(), time.process_time_ns()
+                rec = play_choice(choice, game.deal(deal, seed), seed, deal)
+                elapsed[k] = (time.perf_counter_ns() - t1) // 1000
+                cpu[k] = (time.process_time_ns() - c0) // 1000
+                out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
+                          rec.max_empty_piles, rec.positions, 0]
+                for name in extra:
+                    extra[name][k] = rec.extra.get(name)
+        if report is not None:
+            report(stop - at)
+            step = max(1, int((stop - at) * REPORT_SECONDS / max(time.perf_counter() - t0, 1e-6)))
+        at = stop
+    if choice.spec.compiled:
+        elapsed = np.rint(out[:, P.C_CYCLES].astype(np.float64) / cycles_per_us()).astype(np.int64)
+    result = np.array(RESULTS, dtype=object)[out[:, P.C_RESULT]]
+    base = out[:, P.C_BASE]
+    shared = rules.foundation_base == FoundationBase.FIRST_CARD_SHARED
+    columns = {
+        "game": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([rules.slug])),
+        "player": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([choice.label])),
+        "player_params": pa.array([choice.params_json] * n, pa.string()),
+        "seed": pa.array(np.full(n, seed, np.int64)),
+        "deal": pa.array(deals),
+        "result": pa.array(result.tolist(), pa.string()),
+        "won": pa.array(result == RESULTS[WON], pa.bool_()),
+        "moves": pa.array(out[:, P.C_MOVES], pa.int32()),
+        "cards_home": pa.array(out[:, P.C_HOME], pa.int8()),
+        "base_rank": pa.array(base, pa.int8(), mask=base < 0) if shared else pa.nulls(n, pa.int8()),
+        "max_empty_piles": pa.array(out[:, P.C_MAX_EMPTY], pa.int8()),
+        "positions": pa.array(out[:, P.C_POSITIONS], pa.int32()),
+        "elapsed_us": pa.array(elapsed, pa.int64()),
+        "cpu_us": pa.array(cpu, pa.int64()),
+        "dialect": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([rules.dialect])),
+        "rules_version": pa.array(np.full(n, rules.version, np.int16)),
+        "engine_version": pa.array(np.full(n, ENGINE_VERSION, np.int16)),
+        "player_version": pa.array(np.full(n, choice.spec.version, np.int16)),
+    }
+    for name, values in extra.items():
+        columns[name] = pa.array(values, row_schema.field(name).type)
+    return pa.table(columns, schema=row_schema)
+
+
+_ROW_NAMES = {f.name for f in schema()}
+
+
+def run_chunk(chunk: Chunk, out: str, report: Callable[[int], None] | None = None) -> tuple[int, float]:
+    """Play and write one chunk (in a worker); return its number of deals and the CPU seconds they took.
+
+    ``report`` (see :func:`play_rows`) hears of the deals as they are played, before the part is written.
+    """
+    path = Path(out) / chunk.relpath()
+    table = play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra), report)
+    write_atomic(table, path)
+    return chunk.n_deals, pa.compute.sum(table.column("cpu_us")).as_py() / 1e6

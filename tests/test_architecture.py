@@ -1,0 +1,162 @@
+"""The tree keeps the shape ARCHITECTURE.md draws: layers whose imports point down, no circle, small modules.
+
+The layers are listed once, here, lowest first; ARCHITECTURE.md draws them in
+the same order and names every module. Imports are read from the source
+(function-level ones too: a lazy import is still an arrow), except those under
+``if TYPE_CHECKING``, which never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: the layers, lowest first: a module belongs to the longest prefix that names it, and imports only from its own
+#: layer or the ones below
+LAYERS = (
+    "sim.core",  # plain data: cards, rules, moves, board text, deals, outcomes, limits; the reference engine
+    "sim.kernels",  # every @njit function, over core's numbers
+    "sim.render",  # drawing a position: SVG, PNG, terminal colours (core only)
+    "sim.game",  # Game and State: the kernels as Python sees them
+    "sim.players",  # specs, registry, the play loop, the record
+    "sim.solver",  # the exact solver and what it judges
+    "sim.explain",  # why a deal is hard, before any search
+    "sim.replay",  # a game as a page to step through
+    "sim.study",  # experiments, the runner, the dataset
+    "analysis",  # reads datasets
+    "sim.precision",  # the runner until analysis's interval is narrow enough
+    "sim.cli",  # the castle command
+)
+#: modules outside the layers: the package's lazy front door (it names what it exports as text)
+OUTSIDE = {"sim"}
+MAX_LINES = 400
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(ROOT.glob("sim/**/*.py")) + sorted(ROOT.glob("analysis/**/*.py")):
+        if "notebooks" in path.parts and path.name != "__init__.py":
+            continue  # (the notebooks are documents, run by test_notebooks)
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def _type_checking(node: ast.If) -> bool:
+    return isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING" or (
+        isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The modules of the tree that ``name`` imports, anywhere in its body."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            targets = []
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                out.add(t)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return out
+
+
+def layer(name: str) -> int | None:
+    best = None
+    for k, prefix in enumerate(LAYERS):
+        if name == prefix or name.startswith(prefix + "."):
+            if best is None or len(prefix) > len(LAYERS[best]):
+                best = k
+    return best
+
+
+def test_every_module_belongs_to_a_layer():
+    assert [m for m in modules() if layer(m) is None and m not in OUTSIDE] == []
+
+
+def test_no_module_imports_from_a_layer_drawn_above_it():
+    known = modules()
+    up = []
+    for name, path in known.items():
+        if name in OUTSIDE:
+            continue
+        for target in imports(name, path, known):
+            if target not in OUTSIDE and layer(target) > layer(name):
+                up.append(f"{name} ({LAYERS[layer(name)]}) imports {target} ({LAYERS[layer(target)]})")
+    assert not up, "\n".join(up)
+
+
+def test_no_circle_of_imports():
+    """Strongly connected components of the import graph (Tarjan's), none larger than one module."""
+    known = modules()
+    graph = {name: imports(name, path, known) - OUTSIDE for name, path in known.items() if name not in OUTSIDE}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                circles.append(sorted(part))
+
+    for v in graph:
+        if v not in index:
+            connect(v)
+    assert not circles, "\n".join(" <-> ".join(c) for c in circles)
+
+
+def test_no_production_module_passes_the_line_limit():
+    long = {name: n for name, path in modules().items() if (n := len(path.read_text().splitlines())) > MAX_LINES}
+    assert not long, "\n".join(f"{k}: {n} lines" for k, n in sorted(long.items()))
+
+
+def test_the_drawing_names_every_module_and_draws_the_layers_in_order():
+    text = (ROOT / "ARCHITECTURE.md").read_text()
+    drawing = text.split("```")[1]
+    missing = []
+    for name, path in modules().items():
+        word = path.parent.name + "/" if path.name == "__init__.py" else path.stem
+        if not re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text):
+            missing.append(name)
+    assert not missing, "ARCHITECTURE.md does not name: " + ", ".join(missing)
+    rows = [ln for ln in drawing.splitlines() if ln.strip() and not ln.strip().startswith("│")]
+    heads = [ln.split()[0] for ln in rows if ln.startswith(" ") and ln.split()[0].endswith(("/", ".py"))]
+    drawn = [h.rstrip("/").removesuffix(".py").replace("/", ".") for h in heads]
+    assert drawn == list(reversed(LAYERS)), "ARCHITECTURE.md's drawing, top down, is not LAYERS reversed"
