@@ -101,11 +101,15 @@ def main() -> None:
         digests.update(PARTS[name](args.out))
     (args.out / "digests.json").write_text(json.dumps(digests, indent=1))
     if args.against:
-        before = {k: v for k, v in json.loads((args.against / "digests.json").read_text()).items() if k in digests}
-        differ = [k for k in sorted(set(before) | set(digests)) if before.get(k) != digests.get(k)]
+        before = json.loads((args.against / "digests.json").read_text())
+        both = sorted(set(before) & set(digests))
+        differ = [k for k in both if before[k] != digests[k]]
         for k in differ:
-            print(f"DIFFERS: {k}: {before.get(k)} -> {digests.get(k)}")
-        print(f"{len(digests) - len(differ)} of {len(set(before) | set(digests))} identical")
+            print(f"DIFFERS: {k}: {before[k]} -> {digests[k]}")
+        new = sorted(set(digests) - set(before))
+        if new:
+            print(f"not in the earlier run (nothing to compare): {', '.join(new)}")
+        print(f"{len(both) - len(differ)} of {len(both)} identical")
         raise SystemExit(1 if differ else 0)
 
 
