@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .players.registry import choose_player
+from .study.errors import ArgumentError
 from .study.experiment import Experiment, ExperimentError
 
 DESIGN = "_design.json"
@@ -72,7 +73,8 @@ class Design:
 
 def check_halfwidth(halfwidth: float) -> None:
     if not 0 < halfwidth <= MAX_HALFWIDTH:
-        raise ExperimentError(f"--halfwidth must be above 0 and at most {MAX_HALFWIDTH:g} points, got {halfwidth:g}")
+        raise ArgumentError("{halfwidth} must be above 0 and at most {most} points, got {got}", most=f"{MAX_HALFWIDTH:g}",
+                            got=f"{halfwidth:g}")
 
 
 def measure(rows, first: int, middle: int) -> Phases:
@@ -182,13 +184,13 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
 
     check_halfwidth(halfwidth)
     if cpu_hours is not None and not cpu_hours > 0:
-        raise ExperimentError(f"--cpu-hours must be above 0, got {cpu_hours:g}")
+        raise ArgumentError("{cpu_hours} must be above 0, got {got}", got=f"{cpu_hours:g}")
     wrong = [c.label for c in exp.players if c.name != "phased"]
     if wrong:
-        raise ExperimentError(f"--halfwidth plans the solver in phases (player phased); {', '.join(wrong)} cannot settle a "
-                              "deal in a design (play it without --halfwidth)")
+        raise ArgumentError("{halfwidth} plans the solver in phases (player phased); {wrong} cannot settle a deal in a design "
+                            "(play it without {halfwidth})", wrong=", ".join(wrong))
     if pilot < 100:
-        raise ExperimentError(f"--pilot must be at least 100 deals, got {pilot}")
+        raise ArgumentError("{pilot} must be at least 100 deals, got {got}", got=pilot)
     out = Path(out)
     designs = read_design(out)
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),

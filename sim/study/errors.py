@@ -17,6 +17,9 @@ NAMES = {
     "scheduler": "a scheduler",
     "dask": "the dask backend",
     "out": "output folder",
+    "halfwidth": "the half-width",
+    "cpu_hours": "the CPU cap (hours)",
+    "pilot": "the pilot",
 }
 
 
