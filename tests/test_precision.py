@@ -51,6 +51,13 @@ def test_a_halfwidth_that_cannot_be_is_one_line_and_exit_2(tmp_path, args, words
     assert not (tmp_path / "out").exists()
 
 
+def test_a_halfwidth_without_a_player_plays_the_solver_in_phases(tmp_path):
+    # no --player: phased is the one player a design is made of, so the run goes on to the pilot's own check
+    r = _castle("run", "--game", "beleaguered-castle", "--halfwidth", "1", "--pilot", "50", "--out", str(tmp_path / "out"),
+                cwd=tmp_path)
+    assert r.returncode == 2 and "--pilot must be at least 100" in r.stderr, r.stderr
+
+
 def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
     args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
             "--deal-range", "100:100000", "--halfwidth", "12", "--pilot", "100", "--out", str(tmp_path / "out")]

@@ -31,9 +31,9 @@ def run_cmd(
     backend: str = typer.Option("loky", help="loky (this machine) or dask"),
     scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)", show_default=False),
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
-    halfwidth: Optional[float] = typer.Option(None, "--halfwidth", help="play the solver in phases (player phased) until each game's "
-                                              "winnability is known to ±H points: a pilot, then Neyman's rates and a fixed "
-                                              "number of deals (sim/precision.py)", show_default=False),
+    halfwidth: Optional[float] = typer.Option(None, "--halfwidth", help="play the solver in phases (player phased, the default then) "
+                                              "until each game's winnability is known to ±H points: a pilot, then Neyman's "
+                                              "rates and a fixed number of deals (sim/precision.py)", show_default=False),
     cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
     pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
 ) -> None:
@@ -49,6 +49,8 @@ def run_cmd(
         raise UserError("--out names one results folder: give one experiment file with it")
     if (cpu_hours is not None or pilot is not None) and halfwidth is None and not experiments:
         raise UserError("--cpu-hours and --pilot go with --halfwidth")
+    if halfwidth is not None and not experiments and not player:
+        player = ["phased"]  # the one player a design can be made of: no need to name it
     try:
         tables = [read_toml(f) for f in experiments] if experiments else [{}]
         precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
