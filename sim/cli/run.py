@@ -78,7 +78,7 @@ def run_cmd(
 
 #: how ``castle run`` names the runner's arguments in its messages: by its flags (the runner names them in its words)
 FLAGS = {"jobs": "--jobs", "scheduler": "--scheduler", "dask": "--backend dask", "out": "--out", "halfwidth": "--halfwidth",
-         "cpu_hours": "--cpu-hours", "pilot": "--pilot"}
+         "cpu_hours": "--cpu-hours", "pilot": "--pilot", "deals": "--deals", "deal_range": "--deal-range"}
 
 
 def _flagged(error: Exception) -> str:

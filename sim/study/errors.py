@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .experiment import ExperimentError
-
 #: how the library's messages name the arguments (``{jobs}``, ``{out}`` ... in a template)
 NAMES = {
     "jobs": "jobs",
@@ -20,7 +18,13 @@ NAMES = {
     "halfwidth": "the half-width",
     "cpu_hours": "the CPU cap (hours)",
     "pilot": "the pilot",
+    "deals": "the deal count",
+    "deal_range": "a deal range",
 }
+
+
+class ExperimentError(ValueError):
+    """An experiment that cannot be run as asked: bad file, bad values, or a results directory that holds another one."""
 
 
 class ArgumentError(ExperimentError):
@@ -35,5 +39,5 @@ class ArgumentError(ExperimentError):
         super().__init__(self.worded(NAMES))
 
     def worded(self, names: dict[str, str]) -> str:
-        """The message with each argument named as ``names`` says (a command line: by its flag)."""
-        return self.template.format(**{**names, **self.values})
+        """The message with each argument named as ``names`` says (a command line: by its flag), else in the library's words."""
+        return self.template.format(**{**NAMES, **names, **self.values})

@@ -36,6 +36,7 @@ from ..core.deals import DEFAULT_SEED, MAX_DEAL
 from ..core.rules import STUDY_GAMES, Rules, UnknownDialectError, UnknownGameError, find_game
 from ..players.spec import PlayerChoice, UnknownPlayerError
 from ..players.registry import choose_player, parse_player
+from .errors import ArgumentError, ExperimentError  # noqa: F401  (ExperimentError is named here too, where experiments are read)
 
 try:
     import tomllib
@@ -50,10 +51,6 @@ DEFAULT_CHUNK_SIZE = 5000
 _KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out", "numbering"}
 #: how deals are numbered: ``seed`` (deal N of the seed, the default) or ``pysol`` (PySol FC's game N)
 NUMBERINGS = ("seed", "pysol")
-
-
-class ExperimentError(ValueError):
-    """An experiment that cannot be run as asked: bad file, bad values, or a results directory that holds another one."""
 
 
 @dataclass(frozen=True)
@@ -231,9 +228,9 @@ def build(
         raise ExperimentError(f"player listed twice: {', '.join(dupes)}")
 
     if deals is not None and deal_range is not None:
-        raise ExperimentError("give --deals or --deal-range, not both")
+        raise ArgumentError("give {deals} or {deal_range}, not both")
     if deals is not None:
-        first, end = 0, _count(deals, "--deals")
+        first, end = 0, _count(deals, "{deals}")
     elif deal_range is not None:
         first, end = parse_deal_range(deal_range)
     elif "deals" in data and "deal_range" in data:
@@ -291,8 +288,9 @@ def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
 
 
 def _count(n: int, what: str) -> int:
+    """``n`` checked as a count of ``what`` (an argument's field of :data:`~.errors.NAMES`, as ``"{deals}"``, or words)."""
     if n <= 0:
-        raise ExperimentError(f"{what} must be positive, got {n}")
+        raise ArgumentError(f"{what} must be positive, got {{got}}", got=n)
     if n > MAX_DEAL:  # deals are numbered 0 to 2**63-1 (and a chunk holds no more)
-        raise ExperimentError(f"{what} must be at most 2**63-1, got {n}")
+        raise ArgumentError(f"{what} must be at most 2**63-1, got {{got}}", got=n)
     return n
