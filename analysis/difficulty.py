@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from . import ladder, stats
+from .games import STUDY
 
 CORRIDOR = "corridor"
 BANDS = ("easy", "medium", "hard")
@@ -151,3 +152,21 @@ def cost(rows: pd.DataFrame) -> pd.DataFrame:
                     "questions": int(g.questions.sum()), "searched": int(g.searched.sum()), "unknown_moves": int(g.unknown_moves.sum()),
                     "unknown_share": float(g.unknown_moves.sum() / max(g.questions.sum(), 1))})
     return pd.DataFrame(out)
+
+
+def catalogue(rows: pd.DataFrame, hardest: int = 5) -> pd.DataFrame:
+    """Per game, the PySol deals judged (rows numbered as PySol numbers its games): how many, won / lost / unknown,
+    the index of the winnable ones (median and quartiles, bits), and the ``hardest`` winnable game numbers, hardest
+    first, to open in PySol (``castle deals GAME --pysol --difficulty hard`` picks more)."""
+    cols = ["game", "first", "last", "deals", "won", "lost", "unknown", "median", "q1", "q3", "hardest"]
+    out = []
+    for game, g in rows[rows.seed == PYSOL_SEED].groupby("game", observed=True):
+        won = g[g.result == "won"]
+        q1, q2, q3 = (won.difficulty.astype(float).quantile([0.25, 0.5, 0.75]) if len(won) else [np.nan] * 3)
+        top = won.sort_values(["difficulty", "deal"], ascending=[False, True], kind="stable").deal.head(hardest)
+        out.append({"game": game, "first": int(g.deal.min()), "last": int(g.deal.max()), "deals": len(g), "won": len(won),
+                    "lost": int((g.result == "lost").sum()), "unknown": int((g.result == "unknown").sum()),
+                    "median": q2, "q1": q1, "q3": q3, "hardest": [int(x) for x in top]})
+    k = pd.DataFrame(out, columns=cols)
+    order = {g: i for i, g in enumerate(STUDY)}  # the study's games first, in its order, then the others
+    return k.iloc[sorted(range(len(k)), key=lambda i: (order.get(k.game[i], len(order)), k.game[i]))].reset_index(drop=True)

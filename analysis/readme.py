@@ -219,6 +219,20 @@ def difficulty_table(df: pd.DataFrame) -> str:
     return _md(pd.DataFrame(out))
 
 
+def catalogue_table(df: pd.DataFrame) -> str:
+    """Per game PySol deals: its judged game numbers, their verdicts, the index of the winnable ones and the hardest."""
+    from . import difficulty as D
+
+    k = D.catalogue(D.corridor_rows(df), hardest=3)
+    if k.empty:
+        return "(no PySol deals judged yet)"
+    return _md(pd.DataFrame({
+        "game": [name(g) for g in k.game], "PySol games": [f"{a:,}-{b:,}" for a, b in zip(k["first"], k["last"])],
+        "won / lost / unknown": [f"{w:,} / {lo:,} / {u:,}" for w, lo, u in zip(k.won, k.lost, k.unknown)],
+        "index, bits: median [quartiles]": [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in zip(k["median"], k.q1, k.q3)],
+        "the hardest winnable": [", ".join(f"`pysol:{n}`" for n in h) for h in k.hardest]}), right=1)
+
+
 def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:
     """A paragraph naming the experiments still running (and, for the shipped study, those not started),
     so a partial figure is never read as final."""
@@ -267,7 +281,10 @@ def results(data: Path) -> str:
              "solver (`castle play GAME N --player corridor`); the index is the bits of luck a player choosing uniformly among "
              "the sensible moves needs to stay on a winning path (sim/solver/corridor.py says why this definition); its rank "
              "correlation with the cheapest rung of the ladder that wins the deal, with its 95% interval:", "",
-             difficulty_table(df), ""]
+             difficulty_table(df), "",
+             "PySol FC's deals by difficulty, judged the same way, so a player can open `pysol:N` in PySol knowing whether "
+             "it is winnable and how hard (`castle deals streets-and-alleys --pysol --winnable --difficulty hard` picks more):",
+             "", catalogue_table(df), ""]
     parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]
     parts += ["", END]
     return "\n".join(parts)

@@ -433,3 +433,20 @@ def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_ca
     text = _words(build_report(data, tmp_path / "report", reference=None, replays=True).read_text())
     assert dealt and set(dealt) == {0}
     assert "seed 0:" in text and "seed -1" not in text
+    assert "PySol's deals by difficulty" in text  # the catalogue has its table, one row per game
+    k = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_pysol.csv")
+    assert len(k) == 3 and (k.deals == 200).all() and (k.won + k.lost + k.unknown == k.deals).all()
+
+
+def test_the_pysol_catalogue_counts_its_deals_and_names_the_hardest_winnable_first():
+    from analysis import difficulty as D
+
+    nan = float("nan")
+    rows = pd.DataFrame({"game": ["beleaguered-castle"] * 2 + ["streets-and-alleys"] * 5, "seed": [-1, 0, -1, -1, -1, -1, -1],
+                         "deal": [1, 1, 1, 2, 3, 4, 5], "result": ["won", "won", "won", "won", "lost", "won", "unknown"],
+                         "difficulty": [1.0, 5.0, 3.0, 9.0, nan, 9.0, nan]})
+    k = D.catalogue(rows, hardest=2).set_index("game")
+    assert list(k.index) == ["streets-and-alleys", "beleaguered-castle"]  # the study's order, not the alphabet's
+    sa, bc = k.loc["streets-and-alleys"], k.loc["beleaguered-castle"]
+    assert (sa.deals, sa.won, sa.lost, sa.unknown, sa["median"], sa.hardest) == (5, 3, 1, 1, 9.0, [2, 4])  # a tie: by number
+    assert (bc.deals, bc.won, bc.hardest) == (1, 1, [1])  # seed 0's deal 1 is no PySol game

@@ -20,6 +20,8 @@ def difficulty(r: Report) -> Section | None:
     rows = D.with_rungs(rows, r.df, r.cheap)
     games = [g for g in r.games if (rows.game == g).any()]
     seeded = rows[rows.seed >= 0]
+    # the figures draw the seeded deals: a game only PySol's catalogue holds would be an empty panel
+    games = [g for g in games if (seeded.game == g).any()] or games
     context: dict = {"games": [name(g) for g in games]}
     context["figure"] = r.out.figure(difficulty_plots.difficulty_index(seeded, games), "difficulty_index",
                                      "The difficulty index of every winnable deal, per game (dashed: the median)")
@@ -46,6 +48,17 @@ def difficulty(r: Report) -> Section | None:
                                                  "easy": [f"up to {x:.1f} bits" for x in edges.low],
                                                  "medium": [f"{a:.1f} to {b:.1f}" for a, b in zip(edges.low, edges.high)],
                                                  "hard": [f"above {x:.1f}" for x in edges.high]}), "difficulty_bands", raw=edges, fold=False)
+    k = D.catalogue(rows)
+    k = k.merge(D.bands(rows[rows.seed == D.PYSOL_SEED])[["game", "high"]].rename(columns={"high": "hard_above"}), on="game", how="left")
+    if len(k):
+        context["catalogue"] = r.out.table(pd.DataFrame({
+            "game": [name(g) for g in k.game], "PySol games": [f"{a:,}-{b:,}" for a, b in zip(k["first"], k["last"])],
+            "won / lost / unknown": [f"{w:,} / {lo:,} / {u:,}" for w, lo, u in zip(k.won, k.lost, k.unknown)],
+            "index of the winnable, bits: median [quartiles]": [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in zip(k["median"], k.q1, k.q3)],
+            "hard: above (bits)": [f"{x:.1f}" for x in k.hard_above],
+            "the hardest winnable, hardest first": [", ".join(f"pysol:{n}" for n in h) for h in k.hardest]}),
+            "difficulty_pysol", raw=k.assign(hardest=[" ".join(map(str, h)) for h in k.hardest]), fold=False)
+        context["catalogue_game"] = STREETS if STREETS in set(k.game) else k.game.iloc[0]
     rows.to_csv(r.out.out / "tables" / "difficulty_deals.csv", index=False)
     context["csv"] = "tables/difficulty_deals.csv"
     used = r.df[r.df.player.astype(str).str.split(":").str[0] == D.CORRIDOR]
