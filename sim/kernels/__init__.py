@@ -31,6 +31,7 @@ stale survives.
 - :mod:`.deadend`: the solver's dead-end test: can a card ever go home again?
 - :mod:`.shorten`: shorter winning lines, by shortcuts onto later positions of a win
 - :mod:`.corridor`: the judge's look-ahead to positions already known won
+- :mod:`.lines`: every line of a few moves from a position, walked depth first; a hash found among sorted ones
 """
 
 from __future__ import annotations

@@ -18,20 +18,7 @@ from ..core.moves import MAX_MOVES
 from .apply_undo import apply, undo
 from .hashing import position_hash
 from .legal import SCRATCH_SIZE, legal_actions
-
-
-@njit(cache=True)
-def _known(keys, h):
-    """Is hash ``h`` in the sorted array ``keys``?"""
-    lo = 0
-    hi = keys.shape[0]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if keys[mid] < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < keys.shape[0] and keys[lo] == h
+from .lines import begin, sorted_index, step, stop, walk
 
 
 @njit(cache=True)
@@ -45,10 +32,7 @@ def children_reaching(s, r, keys, depth, actions, hashes, reach):
     scratch = np.empty(SCRATCH_SIZE, np.int64)
     first = np.empty(MAX_MOVES, np.int64)
     n = legal_actions(s, r, first, scratch)
-    bufs = np.empty((max(depth, 1), MAX_MOVES), np.int64)
-    counts = np.zeros(max(depth, 1), np.int64)
-    idx = np.zeros(max(depth, 1), np.int64)
-    toks = np.zeros(max(depth, 1), np.int64)
+    w = walk(depth)
     for c in range(n):
         a = first[c]
         actions[c] = a
@@ -56,39 +40,22 @@ def children_reaching(s, r, keys, depth, actions, hashes, reach):
         h = position_hash(s, r)
         hashes[c] = h
         found = -1
-        if _known(keys, h):
+        if sorted_index(keys, h) >= 0:
             found = 0
         elif depth > 0:
-            # depth-first over every line of up to `depth` moves from the child, shortest first found kept
-            d = 0
-            counts[0] = legal_actions(s, r, bufs[0], scratch)
-            idx[0] = 0
-            while d >= 0:
-                if idx[d] >= counts[d]:
-                    d -= 1
-                    if d >= 0:
-                        undo(s, r, toks[d])
-                    continue
-                b = bufs[d, idx[d]]
-                idx[d] += 1
-                toks[d] = apply(s, r, b)
-                if _known(keys, position_hash(s, r)):
-                    if found < 0 or d + 1 < found:
-                        found = d + 1
-                    undo(s, r, toks[d])
-                    if found == 1:
-                        # nothing shorter exists: unwind
-                        while d > 0:
-                            d -= 1
-                            undo(s, r, toks[d])
+            # every line of up to `depth` moves from the child, the shortest that reaches a known position kept
+            begin(s, r, w, scratch)
+            length = step(s, r, w, scratch, False)
+            while length > 0:
+                if sorted_index(keys, position_hash(s, r)) >= 0:
+                    if found < 0 or length < found:
+                        found = length
+                    if found == 1:  # nothing shorter exists
+                        stop(s, r, w)
                         break
-                    continue
-                if d + 1 < depth:
-                    d += 1
-                    counts[d] = legal_actions(s, r, bufs[d], scratch)
-                    idx[d] = 0
+                    length = step(s, r, w, scratch, False)
                 else:
-                    undo(s, r, toks[d])
+                    length = step(s, r, w, scratch, length < depth)
         reach[c] = found
         undo(s, r, tok)
     return n

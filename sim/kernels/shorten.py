@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.moves import MAX_MOVES
 from .apply_undo import apply, undo
 from .hashing import position_hash
-from .legal import SCRATCH_SIZE, legal_actions
+from .legal import SCRATCH_SIZE
+from .lines import begin, line, sorted_index, step, walk
 
 
 @njit(cache=True)
@@ -28,22 +28,6 @@ def _line_hashes(s, r, actions, n, out):
         out[i + 1] = position_hash(s, r)
     for i in range(n - 1, -1, -1):
         undo(s, r, tokens[i])
-
-
-@njit(cache=True)
-def _furthest(keys, last, h):
-    """The last index along the line of a position with hash ``h`` (-1: not on the line); ``keys`` sorted."""
-    lo = 0
-    hi = keys.shape[0]
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if keys[mid] < h:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < keys.shape[0] and keys[lo] == h:
-        return last[lo]
-    return -1
 
 
 @njit(cache=True)
@@ -68,43 +52,24 @@ def shorten(s, r, actions, n, depth, out):
             last[k] = last[k + 1]
     cur = s.copy()
     scratch = np.empty(SCRATCH_SIZE, np.int64)
-    bufs = np.empty((depth, MAX_MOVES), np.int64)
-    counts = np.zeros(depth, np.int64)
-    idx = np.zeros(depth, np.int64)
-    toks = np.zeros(depth, np.int64)
+    w = walk(depth)
     best_seq = np.zeros(depth, np.int64)
-    path = np.zeros(depth, np.int64)
     i = 0
     m = 0
     while i < n:
         best_j = i
         best_len = 0
-        # depth-first over every line of up to `depth` moves from cur
-        d = 0
-        counts[0] = legal_actions(cur, r, bufs[0], scratch)
-        idx[0] = 0
-        while d >= 0:
-            if idx[d] >= counts[d]:
-                d -= 1
-                if d >= 0:
-                    undo(cur, r, toks[d])
-                continue
-            a = bufs[d, idx[d]]
-            idx[d] += 1
-            toks[d] = apply(cur, r, a)
-            path[d] = a
-            j = _furthest(keys, last, position_hash(cur, r))
-            if j > best_j or (j == best_j and j > i and d + 1 < best_len):
+        # every line of up to `depth` moves from cur: the one landing furthest along the line kept, the shortest of those
+        begin(cur, r, w, scratch)
+        length = step(cur, r, w, scratch, False)
+        while length > 0:
+            k = sorted_index(keys, position_hash(cur, r))
+            j = last[k] if k >= 0 else -1
+            if j > best_j or (j == best_j and j > i and length < best_len):
                 best_j = j
-                best_len = d + 1
-                for k in range(d + 1):
-                    best_seq[k] = path[k]
-            if d + 1 < depth and j != n:
-                d += 1
-                counts[d] = legal_actions(cur, r, bufs[d], scratch)
-                idx[d] = 0
-            else:
-                undo(cur, r, toks[d])
+                best_len = length
+                line(w, length, best_seq)
+            length = step(cur, r, w, scratch, length < depth and j != n)
         if best_j <= i:
             return -1  # cannot happen for a winning line: the line's own next position is one move away
         for k in range(best_len):
