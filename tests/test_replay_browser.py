@@ -2,15 +2,10 @@
 
 The page is stepped with its own buttons, keys and slider; at each checked
 step the cards' drawn places (read from the page, not from its data) must be
-the engine's position. Screenshots go to reports/screenshots/ (kept out of
-git) for a person to look at. Skips when Chromium or Playwright is missing
-(``apt-get install chromium``; Playwright comes with the dev extra and never
-downloads a browser here).
+the engine's position. Screenshots and skipping: tests/browser.py.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
@@ -19,20 +14,7 @@ from sim.game import Game
 from sim.core.rules import GAMES
 from sim.render.svg import FAN, Layout, card_label
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[1] / "reports" / "screenshots"
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu"])
-        yield b
-        b.close()
+from browser import browser, shot  # noqa: F401  (browser: the fixture; skips this module without Chromium)
 
 
 @pytest.fixture
@@ -40,12 +22,6 @@ def page(browser):
     pg = browser.new_page(viewport={"width": 1200, "height": 900})
     yield pg
     pg.close()
-
-
-def shot(page, name: str, full_page: bool = True) -> None:
-    """A screenshot for a person to look at: the whole page, or (``full_page=False``) what the window shows."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
 _DRAWN = """() => {

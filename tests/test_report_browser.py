@@ -9,25 +9,7 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).resolve().parents[1] / "reports" / "screenshots"
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--disable-gpu"])
-        yield b
-        b.close()
-
-
-def shot(page, name: str, full: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+from browser import browser, shot  # noqa: F401  (browser: the fixture; skips this module without Chromium)
 
 
 #: per table cell: its width, and the width its longest word takes in the cell's own font (a cell narrower than
@@ -73,7 +55,7 @@ def test_the_first_screen_answers_and_the_page_reads_at_1280_by_800(browser, tmp
     pg = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         pg.goto(index.as_uri())
-        shot(pg, "report-first-screen", full=False)
+        shot(pg, "report-first-screen", full_page=False)
         cards = pg.evaluate("[...document.querySelectorAll('.card')].map(c => [c.querySelector('.big').textContent, "
                             "c.getBoundingClientRect().bottom])")
         assert len(cards) == 3 and all(text.endswith("%") and bottom <= 800 for text, bottom in cards), cards
