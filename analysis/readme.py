@@ -79,12 +79,13 @@ def winnability_table(df: pd.DataFrame) -> str:
     plain = winnability.winnability(solver).set_index("game") if len(solver) else pd.DataFrame()
     rows = []
     for game in [g for g in games if g in est]:
-        e, pub = est[game], winnability.PUBLISHED.get(game)
+        e, pub, unknowns = est[game], winnability.PUBLISHED.get(game), winnability.PUBLISHED_EFFORT
         c = plain.loc[game] if game in plain.index else None
         rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": e.design,
                      "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
                      "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
-                     "± points": f"{100 * e.half_width:.3f}", "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f}"})
+                     "± points": f"{100 * e.half_width:.3f}", "of which the unknowns": f"{100 * e.unknown / 2:.3f}",
+                     "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f} ({unknowns[game][0] / 2:.3f})"})
     return _md(pd.DataFrame(rows))
 
 
@@ -261,7 +262,9 @@ def results(data: Path) -> str:
     df, held = load_study(data)
     solver = df[stats.solver_mask(df.player)]
     parts = [START, "", *headline(df), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both "
-             "ways, as Blake & Gent do; every exact run of a game joined, each in its design, as `castle summary` gives it):", "",
+             "ways, as Blake & Gent do, so half the unknown share is a floor no number of deals lowers: the ± column's part "
+             "from the unknowns beside it, and in brackets Solvitaire's; every exact run of a game joined, each in its "
+             "design, as `castle summary` gives it):", "",
              winnability_table(df), "", "Deal by deal under perfect play (an unknown counts as not won):", "",
              perfect_play_table(solver), "",
              "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
