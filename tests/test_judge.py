@@ -36,6 +36,45 @@ def test_children_reaching_finds_a_known_position_a_few_moves_away():
     assert C.children_reaching(s, r, keys, 0, acts, hashes, reach) == n and (reach[:n] == -1).all()
 
 
+def test_a_walk_of_short_lines_makes_each_line_once_and_puts_the_position_back():
+    """kernels/lines: every line of up to three moves, as the move generator orders them, each once; a walk deepened
+    only where asked; stopped early, the start as it was."""
+    from sim.kernels import legal as L
+    from sim.kernels import lines as W
+
+    game = Game("streets-and-alleys")
+    s, r = game.deal(7).array.copy(), game.rules_array
+    start = s.copy()
+    scratch = np.empty(L.SCRATCH_SIZE, np.int64)
+
+    def expected(t, depth, prefix=()):  # the lines by plain recursion over the engine
+        acts = np.empty(MAX_MOVES, np.int64)
+        out = []
+        for a in acts[:L.legal_actions(t, r, acts, scratch)].tolist():
+            tok = A.apply(t, r, a)
+            out.append(prefix + (a,))
+            if depth > 1:
+                out += expected(t, depth - 1, prefix + (a,))
+            A.undo(t, r, tok)
+        return out
+
+    w, got, buf = W.walk(3), [], np.empty(3, np.int64)
+    W.begin(s, r, w, scratch)
+    n = W.step(s, r, w, scratch, False)
+    while n > 0:
+        W.line(w, n, buf)
+        got.append(tuple(buf[:n].tolist()))
+        n = W.step(s, r, w, scratch, n < 3)
+    assert got == expected(s.copy(), 3) and np.array_equal(s, start)
+    assert len(set(got)) == len(got) > 100
+    W.begin(s, r, w, scratch)
+    assert W.step(s, r, w, scratch, False) == 1 and W.step(s, r, w, scratch, True) == 2
+    W.stop(s, r, w)
+    assert np.array_equal(s, start)  # stopped two moves deep: both taken back
+    keys = np.sort(np.array([5, 9, 9, 12], dtype=np.uint64))
+    assert [W.sorted_index(keys, np.uint64(h)) for h in (5, 9, 12, 7, 13)] == [0, 1, 3, -1, -1]
+
+
 @pytest.mark.parametrize("slug, deal", [("streets-and-alleys", 4), ("beleaguered-castle", 3), ("selective-castle", 5)])
 def test_every_verdict_of_a_corridor_is_true(slug, deal):
     """Each move judged 'keeps' leads to a position the solver wins from scratch; each 'loses' to one it proves lost."""
