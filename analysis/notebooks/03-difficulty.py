@@ -114,6 +114,18 @@ else:
     print("no corridor rows in this dataset (experiments/published/difficulty.toml makes them)")
 
 # %% [markdown]
+# ## PySol's deals by difficulty
+# PySol FC's game numbers, judged the same way (`experiments/published/difficulty-pysol.toml`), so a player can open
+# `pysol:N` in PySol knowing whether it is winnable and how hard; `castle deals GAME --pysol --difficulty hard` picks more.
+
+# %%
+catalogue = D.catalogue(D.corridor_rows(df))
+if len(catalogue):
+    display(catalogue.assign(game=lambda t: t.game.map(name)))  # noqa: F821 (a notebook builtin)
+else:
+    print("no PySol deals judged in this dataset (experiments/published/difficulty-pysol.toml judges them)")
+
+# %% [markdown]
 # ## Where players go wrong
 # Each rung's games on the winnable deals it lost, judged by the solver: the move of its first mistake (from a winnable
 # position to a lost one), the cards home then, and what kind of move it was (`sim/solver/mistakes.py` defines the kinds).
