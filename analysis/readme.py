@@ -79,13 +79,13 @@ def winnability_table(df: pd.DataFrame) -> str:
     plain = winnability.winnability(solver).set_index("game") if len(solver) else pd.DataFrame()
     rows = []
     for game in [g for g in games if g in est]:
-        e, pub, unknowns = est[game], winnability.PUBLISHED.get(game), winnability.PUBLISHED_EFFORT
+        e, pub = est[game], winnability.PUBLISHED.get(game)
         c = plain.loc[game] if game in plain.index else None
         rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": e.design,
                      "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
                      "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
                      "± points": f"{100 * e.half_width:.3f}", "of which the unknowns": f"{100 * e.unknown / 2:.3f}",
-                     "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f} ({unknowns[game][0] / 2:.3f})"})
+                     "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f} ({winnability.PUBLISHED_EFFORT[game][0] / 2:.3f})"})
     return _md(pd.DataFrame(rows))
 
 
