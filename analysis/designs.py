@@ -33,7 +33,15 @@ re-decides it:
 
 Several runs of one game (the study's plain run on its first deals, a phased
 run on the next ones) are strata of deals: the combined estimate weighs each by
-its deals, and its variance adds theirs with the squared weights. Coverage is
+its deals, and its variance adds theirs with the squared weights.
+
+**Unknowns solved again.** The ``settle`` player's rows (an experiment with
+``unknowns_of``, :mod:`sim.study.unknowns`) are no stratum: each is the solver,
+deeper, on a deal an exact run left unknown at its full budget, and a verdict
+it finds takes the unknown's place (its CPU is added to the deal's). Every
+such deal is solved again, whatever it is, so this is one more phase at rate
+1: the estimators above apply unchanged, and the deals still unknown (or not
+yet solved again) are counted both ways as before. Coverage is
 tested by simulation on populations resampled from the shipped rows
 (``tests/test_designs.py``; ``benchmarks/design_coverage.py`` for the full check).
 """
@@ -42,7 +50,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -51,6 +59,7 @@ from .stats import is_solver, rate_interval
 
 Z = 1.959963984540054  #: the normal quantile of a 95% interval
 PHASED = "phased"
+SETTLE = "settle"  #: the solver again on others' unknowns: its verdicts replace them (no stratum of its own)
 #: Solvitaire's half-width on Streets and Alleys (Blake & Gent): the precision the cost is quoted at
 SOLVITAIRE_HALF_WIDTH = 0.00186
 
@@ -216,8 +225,8 @@ def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> E
 
 
 def is_exact(player: str) -> bool:
-    """Does this label give verdicts (the solver, or the solver in phases)?"""
-    return is_solver(player) or str(player).split(":", 1)[0] == PHASED
+    """Does this label give verdicts (the solver, the solver in phases, or the solver again on others' unknowns)?"""
+    return is_solver(player) or _base(player) in (PHASED, SETTLE)
 
 
 def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
@@ -227,7 +236,8 @@ def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
     plain estimates are made of their counts, where the rows lie.
     """
     out = {(str(game), str(player)): estimate(g, game, player)
-           for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)}
+           for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)
+           if _base(player) != SETTLE}
     if cheap is not None:
         counts = cheap.counts(["game", "player"]).merge(cheap.pairs()[["game", "player", "cpu_us"]], on=["game", "player"])
         for game, player, n, won, unknown, cpu_us in counts[["game", "player", "deals", "won", "unknown", "cpu_us"]].itertuples(
@@ -241,25 +251,70 @@ def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
 def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
     """Winnability of ``game`` over every exact run: the plain solver runs' deals combined into one verdict per deal
     (won if any run won it, lost if any proved it lost), then each phased run on the deals the plain runs did not
-    play, as further strata. None without exact rows."""
+    play, as further strata; the ``settle`` rows' verdicts in place of the unknowns they solved again. None without
+    exact rows."""
     from .ladder import verdicts
 
-    plain_rows = rows[rows.player.astype(str).str.split(":").str[0] == "solver"]
-    parts = []
+    base = rows.player.astype(str).str.split(":").str[0]
+    again = solved_again(rows[base == SETTLE])
+    plain_rows = rows[base == "solver"]
+    parts, replaced = [], 0
     covered = pd.DataFrame(columns=["seed", "deal"])
     if len(plain_rows):
         v = verdicts(plain_rows)
+        cpu = float(plain_rows.cpu_us.sum()) / 1e6
+        if len(again):
+            v, n, extra_us = _replace_unknowns(v.rename(columns={"verdict": "result"}), again)
+            v, replaced, cpu = v.rename(columns={"result": "verdict"}), replaced + n, cpu + extra_us / 1e6
         won, unknown = int((v.verdict == "won").sum()), int((v.verdict == "unknown").sum())
         mid, lo, hi, var = plain(won, unknown, len(v))
-        cpu = float(plain_rows.cpu_us.sum()) / 1e6
         parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v)))
         covered = v[["seed", "deal"]]
-    for label, g in rows[rows.player.astype(str).str.split(":").str[0] == PHASED].groupby("player", observed=True):
+    for label, g in rows[base == PHASED].groupby("player", observed=True):
         fresh = g.merge(covered, on=["seed", "deal"], how="left", indicator=True)
         fresh = fresh[fresh["_merge"] == "left_only"].drop(columns="_merge")
+        if len(fresh) and len(again):
+            fresh, n, extra_us = _replace_unknowns(fresh, again)
+            replaced += n
         if len(fresh):
             parts.append(estimate(fresh, game, str(label)))
-    return combine(parts, game) if parts else None
+    if not parts:
+        return None
+    e = combine(parts, game)
+    return replace(e, design=f"{e.design}, unknowns solved again") if replaced else e
+
+
+def solved_again(rows: pd.DataFrame) -> pd.DataFrame:
+    """The ``settle`` rows' verdict per (seed, deal): won if any won, lost if any proved it lost, else unknown; with
+    their CPU (microseconds)."""
+    if rows.empty:
+        return pd.DataFrame(columns=["seed", "deal", "again", "again_us"])
+    flags = rows.assign(won=rows.result.astype(str).eq("won"), lost=rows.result.astype(str).eq("lost"),
+                        us=rows.cpu_us.astype("int64"))
+    g = flags.groupby(["seed", "deal"], observed=True).agg(won=("won", "any"), lost=("lost", "any"), again_us=("us", "sum"))
+    g["again"] = np.where(g.won, "won", np.where(g.lost, "lost", "unknown"))
+    return g.reset_index()[["seed", "deal", "again", "again_us"]]
+
+
+def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:
+    """``rows`` (one per deal, a ``result`` column) with each unknown at the full budget that ``again`` solved
+    replaced by its verdict (still unknown if it found none), and that deal's CPU added (to ``cpu_us`` where rows have
+    it); how many were solved again, and the CPU added (microseconds)."""
+    m = rows.merge(again, on=["seed", "deal"], how="left")
+    left = m["left"].fillna(False).astype(bool) if "left" in m.columns else pd.Series(False, index=m.index)
+    hit = m.again.notna() & m.result.astype(str).eq("unknown") & ~left
+    extra = m.again_us.where(hit, 0).fillna(0).astype("int64")
+    out = rows.copy()
+    res = out.result.astype(str).to_numpy(dtype=object)
+    res[hit.to_numpy()] = m.again[hit].to_numpy()
+    out["result"] = res
+    if "cpu_us" in out.columns:
+        out["cpu_us"] = out.cpu_us.astype("int64").to_numpy() + extra.to_numpy()
+    return out, int(hit.sum()), int(extra.sum())
+
+
+def _base(player) -> str:
+    return str(player).split(":", 1)[0]
 
 
 def exact_mask(players: pd.Series) -> pd.Series:

@@ -297,13 +297,21 @@ def experiments_table(df: pd.DataFrame, held: dict[str, dict]) -> pd.DataFrame:
         if not m:
             continue
         exp = m.get("experiment", {})
-        first, end = exp.get("deal_range", [0, 0])
         runs = m.get("runs", [])
         rows.append({"experiment": label, "games": int(games.get(label, 0)),
-                     "planned": (end - first) * len(exp.get("games", {})) * len(exp.get("players", {})),
+                     "planned": _planned(exp),
                      "finished": bool(m.get("finished")), "cpu_hours": float(cpu.get(label, 0.0)) / 3600,
                      "commits": ", ".join(dict.fromkeys(str(r.get("git_commit") or "?")[:7] for r in runs))})
     return pd.DataFrame(rows, columns=["experiment", "games", "planned", "finished", "cpu_hours", "commits"])
+
+
+def _planned(exp: dict) -> int:
+    """The games an experiment's manifest plans: its deals (a range, or listed per game) x games x players."""
+    players = len(exp.get("players", {}))
+    if isinstance(exp.get("deals"), dict):
+        return sum(len(d) for d in exp["deals"].values()) * players
+    first, end = exp.get("deal_range", [0, 0])
+    return (end - first) * len(exp.get("games", {})) * players
 
 
 KEY = ["game", "player", "seed", "deal"]

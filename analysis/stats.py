@@ -174,9 +174,10 @@ def solver_mask(players: pd.Series) -> pd.Series:
     return players.isin(labels)
 
 
-#: players whose rows are exact search, not play: the solver, the solver in phases (a design's strata), the corridor
-#: (a won deal's every move judged) and the mistake finder; none is a rung of the ladder or a player beside the others
-JUDGES = ("solver", "phased", "corridor", "mistakes")
+#: players whose rows are exact search, not play: the solver, the solver again on others' unknowns, the solver in
+#: phases (a design's strata), the corridor (a won deal's every move judged) and the mistake finder; none is a rung
+#: of the ladder or a player beside the others
+JUDGES = ("solver", "settle", "phased", "corridor", "mistakes")
 
 
 def is_judge(player: str) -> bool:

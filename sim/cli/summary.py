@@ -25,7 +25,8 @@ def summary(
     with a 95% interval, the deals and the CPU it took.
 
     Perfect play ("perfect play" rows) joins every run of the solver and of the solver in phases: the plain runs'
-    deals with one verdict per deal, and each phased run's other deals as a stratum of their own (analysis/designs.py).
+    deals with one verdict per deal, and each phased run's other deals as a stratum of their own (analysis/designs.py);
+    the ``settle`` player's verdicts (deals those runs left unknown, solved again deeper) in place of those unknowns.
     """
     from analysis.designs import estimates
     from analysis.load import ResultsError, load_study, study_parts
@@ -47,8 +48,13 @@ def summary(
         for e in rows:
             typer.echo(e.to_json())
         return
+    if not rows:
+        typer.echo(f"no estimates in {data}: none of its runs is a design (a settle run's verdicts only take the place of "
+                   "other runs' unknowns: read it with them)")
+        return
     width = max([len(e.player) for e in rows] + [6])
-    typer.echo(f"{'game':<30} {'player':<{width}} {'design':<20} {'estimate':>9} {'95% interval':>19} {'deals':>9} {'CPU-h':>8}")
+    dw = max([len(e.design) for e in rows] + [6])
+    typer.echo(f"{'game':<30} {'player':<{width}} {'design':<{dw}} {'estimate':>9} {'95% interval':>19} {'deals':>9} {'CPU-h':>8}")
     for e in rows:
-        typer.echo(f"{e.game:<30} {e.player:<{width}} {e.design:<20} {100 * e.estimate:8.3f}% "
+        typer.echo(f"{e.game:<30} {e.player:<{width}} {e.design:<{dw}} {100 * e.estimate:8.3f}% "
                    f"{100 * e.lo:8.3f}-{100 * e.hi:7.3f}% {e.deals:>9,} {e.cpu_seconds / 3600:8.2f}")

@@ -163,6 +163,23 @@ SOLVER = PlayerSpec(
     check=_check_solver,
 )
 
+SETTLE = PlayerSpec(
+    "settle",
+    "The solver again, deeper, on the deals other exact runs left unknown (an experiment's unknowns_of): each verdict "
+    "it finds replaces that unknown in the game's winnability (analysis/designs.py); not a player of its own.",
+    (
+        Param("budget_nodes", 1_000_000_000, "nodes searched at most per deal"),
+        Param("budget_seconds", 7200.0, "CPU seconds at most per deal (a guard: the positions bind first)"),
+        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+        Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once", lo=0, hi=1),
+        Param("dead_end", 1, "1: pruning rule 5 (a position from which no card can go home again is lost)", lo=0, hi=1),
+    ),
+    play_deal="sim.solver.player:settle_deal",
+    extra_columns=(("nodes", "int64"),),
+    check=_check_solver,
+)
+
+
 def _check_phased(params: dict) -> str | None:
     """The budgets' rule, then the phases': each budget above the one before, the rates shares of deals."""
     first, middle, full = params["first"], params["middle"], params["budget_nodes"]
@@ -234,5 +251,5 @@ MISTAKES = PlayerSpec(
     check=_check_solver,
 )
 
-BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, PHASED,
-                                           CORRIDOR, MISTAKES)
+BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, SETTLE,
+                                           PHASED, CORRIDOR, MISTAKES)

@@ -35,3 +35,10 @@ def play_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seco
     record.result = res.result
     record.extra = extra
     return record
+
+
+def settle_deal(state: State, seed: int, deal: int, budget_nodes: int, budget_seconds: float, table_size: int,
+                max_moves: int, portfolio: int = 1, dead_end: int = 1) -> GameRecord:
+    """The player ``settle``: the solver on one deal, deeper (its budget), the base chosen by the search."""
+    return play_deal(state, seed, deal, budget_nodes, budget_seconds, table_size, 0, max_moves, portfolio=portfolio,
+                     dead_end=dead_end)

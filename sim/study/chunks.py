@@ -45,6 +45,14 @@ def plan(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]] 
     """
     covered = covered or {}
     extra = tuple(c for p in exp.players for c in p.spec.extra_columns)
+    if exp.unknowns_of:  # listed deals, one part each (they lie far apart)
+        for rules in exp.games:
+            for choice in exp.players:
+                ranges = covered.get((rules.full_slug, choice.label), ())
+                for deal in exp.deals_of(rules.full_slug) or ():
+                    if not overlap(deal, deal + 1, ranges):
+                        yield Chunk(rules.full_slug, choice, exp.seed, deal, deal, extra)
+        return
     start = exp.first
     while start < exp.end:
         stop = min((start // exp.chunk_size + 1) * exp.chunk_size, exp.end)
@@ -70,6 +78,14 @@ def _gaps(first: int, last: int, ranges) -> Iterator[tuple[int, int]]:
         at = max(at, b + 1)
     if at <= last:
         yield at, last
+
+
+def already(exp: Experiment, covered: dict[tuple[str, str], list[tuple[int, int]]]) -> int:
+    """How many of the games ``exp`` plays are on disk (``covered``: as :func:`plan` takes it)."""
+    if not exp.unknowns_of:
+        return sum(overlap(exp.first, exp.end, ranges) for ranges in covered.values())
+    return sum(overlap(d, d + 1, covered.get((rules.full_slug, choice.label), ()))
+               for rules in exp.games for choice in exp.players for d in exp.deals_of(rules.full_slug) or ())
 
 
 def overlap(first: int, end: int, ranges) -> int:

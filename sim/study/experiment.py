@@ -22,13 +22,18 @@ A file looks like ``experiments/default.toml``::
 
 ``players`` may also be a list of strings like ``"lookahead:depth=3"``; ``out``
 names the results folder (default ``data/<name>``).
+
+``unknowns_of = ["data/published/precision-streets"]`` in place of the deals
+plays only the deals those folders' exact runs left unknown at their full
+budget (:mod:`.unknowns`), each game its own; a rerun takes the ones found
+since (the list grows with its source, as a deal range may).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +53,8 @@ DEFAULT_GAMES = tuple(g.slug for g in STUDY_GAMES)
 DEFAULT_PLAYERS = ("random", "greedy", "strategist", "lookahead")
 DEFAULT_DEALS = 1000
 DEFAULT_CHUNK_SIZE = 5000
-_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out", "numbering"}
+_KEYS = {"name", "seed", "deals", "deal_range", "chunk_size", "games", "players", "description", "out", "numbering",
+         "unknowns_of"}
 #: how deals are numbered: ``seed`` (deal N of the seed, the default) or ``pysol`` (PySol FC's game N)
 NUMBERINGS = ("seed", "pysol")
 
@@ -66,10 +72,23 @@ class Experiment:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     description: str = ""
     out: str | None = None  #: the results folder the file names (relative to where the command runs), if any
+    unknowns_of: tuple[str, ...] = ()  #: the folders whose unknown deals are played (none: every deal of the range)
+    only: tuple[tuple[str, tuple[int, ...]], ...] = ()  #: with ``unknowns_of``: per game (full name), its deals
 
     @property
     def n_deals(self) -> int:
         return self.end - self.first
+
+    def deals_of(self, game: str) -> tuple[int, ...] | None:
+        """The deals ``game`` (a full name) plays when they are listed (``unknowns_of``); None: the whole range."""
+        return dict(self.only).get(game, ()) if self.unknowns_of else None
+
+    @property
+    def n_games(self) -> int:
+        """Games to play in all: deals x games x players."""
+        if self.unknowns_of:
+            return sum(len(d) for _, d in self.only) * len(self.players)
+        return self.n_deals * len(self.games) * len(self.players)
 
     def identity(self, engine_version: int) -> dict[str, Any]:
         """Everything that decides the rows: a directory holding another identity is not resumed into."""
@@ -81,7 +100,7 @@ class Experiment:
             "deal_range": [self.first, self.end],
             "chunk_size": self.chunk_size,
             "engine_version": engine_version,
-        }
+        } | ({"unknowns_of": list(self.unknowns_of), "deals": {g: list(d) for g, d in self.only}} if self.unknowns_of else {})
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -199,7 +218,7 @@ def build(
         raise ExperimentError(f"unknown experiment field(s): {', '.join(sorted(unknown))} (known: {', '.join(sorted(_KEYS))})")
     if from_file:
         missing = [k for k, flag in (("games", games), ("players", players)) if k not in data and not flag]
-        if "deals" not in data and "deal_range" not in data and deals is None and deal_range is None:
+        if "deals" not in data and "deal_range" not in data and "unknowns_of" not in data and deals is None and deal_range is None:
             missing.append("deals (or deal_range)")
         if missing:
             raise ExperimentError(f"the experiment file does not say its {', '.join(missing)}")
@@ -229,6 +248,10 @@ def build(
 
     if deals is not None and deal_range is not None:
         raise ArgumentError("give {deals} or {deal_range}, not both")
+    if "unknowns_of" in data and (deals is not None or deal_range is not None):
+        raise ArgumentError("an experiment with unknowns_of plays the deals its folders left unknown: give no {deals} or {deal_range}")
+    if "unknowns_of" in data and ("deals" in data or "deal_range" in data):
+        raise ExperimentError("an experiment with unknowns_of plays the deals its folders left unknown: give no deals or deal_range")
     if deals is not None:
         first, end = 0, _count(deals, "{deals}")
     elif deal_range is not None:
@@ -265,7 +288,23 @@ def build(
     if out is not None:
         _text(out, "out")
     description = _text(data.get("description", ""), "description")
+    if "unknowns_of" in data:
+        return _unknowns_experiment(data["unknowns_of"], Experiment(name, rules, tuple(choices), seed, 0, 0, chunk, description, out))
     return Experiment(name, rules, tuple(choices), seed, first, end, chunk, description, out)
+
+
+def _unknowns_experiment(folders: Any, exp: Experiment) -> Experiment:
+    """``exp`` playing the deals ``folders``' exact runs left unknown (:mod:`.unknowns`)."""
+    from .unknowns import unknown_deals
+
+    if isinstance(folders, str):
+        folders = [folders]
+    if not isinstance(folders, list) or not folders or not all(isinstance(f, str) and f.strip() for f in folders):
+        raise ExperimentError(f"unknowns_of must name results folders, got {folders!r}")
+    only = unknown_deals(folders, exp.games, exp.seed)
+    every = [d for deals in only.values() for d in deals]
+    first, end = (min(every), max(every) + 1) if every else (0, 0)
+    return replace(exp, first=first, end=end, unknowns_of=tuple(folders), only=tuple(sorted(only.items())))
 
 
 def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:

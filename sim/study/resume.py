@@ -104,7 +104,12 @@ def prepare(exp: Experiment, out: Path) -> dict:
         for section in ("games", "players", "player_versions"):
             held[section] = {**(held.get(section) or {}), **identity[section]}
         first, end = held.get("deal_range") or identity["deal_range"]
-        held["deal_range"] = [min(first, exp.first), max(end, exp.end)]
+        if exp.end > exp.first:
+            held["deal_range"] = [min(first, exp.first), max(end, exp.end)] if end > first else [exp.first, exp.end]
+        if "deals" in identity:  # listed deals (unknowns_of): the folder holds every list it was given
+            listed = held.get("deals") or {}
+            held["deals"] = {g: sorted(set(listed.get(g, [])) | set(d)) for g, d in {**listed, **identity["deals"]}.items()}
+            held["unknowns_of"] = list(dict.fromkeys([*(held.get("unknowns_of") or []), *identity["unknowns_of"]]))
         return manifest
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .chunks import overlap, plan
+from .chunks import already, plan
 from .dataset import MANIFEST, locked, remove_stale_temporaries, write_json_atomic
 from .errors import ArgumentError
 from .experiment import Experiment, ExperimentError
@@ -96,9 +96,9 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
     with locked(out):
         remove_stale_temporaries(out)
         covered, damaged = survey(out, exp)
-        total = exp.n_deals * len(exp.games) * len(exp.players)
-        already = sum(overlap(exp.first, exp.end, ranges) for ranges in covered.values())
-        todo = total - already
+        total = exp.n_games
+        held = already(exp, covered)
+        todo = total - held
         run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
                     "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
         manifest["runs"].append(run_info)
@@ -109,8 +109,7 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
             if todo:
                 _warm_up(exp)
                 chunks = plan(exp, covered)
-                blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
-                jobs = min(jobs, blocks * len(exp.games) * len(exp.players))  # never more workers than tasks
+                jobs = min(jobs, _tasks(exp))  # never more workers than tasks
                 if jobs > (os.cpu_count() or 1) and backend == "loky":
                     print(f"castle run: --jobs {jobs} is more than this machine's {os.cpu_count()} CPUs; the runs will share them",
                           file=sys.stderr)
@@ -123,4 +122,12 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
             if not stopped:
                 manifest["finished"] = run_info["finished"]
             write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, total, already, tally["played"], damaged, time.perf_counter() - t0, not stopped)
+    return RunSummary(out, total, held, tally["played"], damaged, time.perf_counter() - t0, not stopped)
+
+
+def _tasks(exp: Experiment) -> int:
+    """How many tasks the experiment's plan holds at most (a listed deal is a task of its own)."""
+    if exp.unknowns_of:
+        return max(1, exp.n_games)
+    blocks = -(-(exp.end - exp.first + exp.first % exp.chunk_size) // exp.chunk_size)
+    return blocks * len(exp.games) * len(exp.players)

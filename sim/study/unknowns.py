@@ -1,0 +1,69 @@
+"""The deals a folder's exact runs left unknown at their full budget: what an experiment with ``unknowns_of`` plays.
+
+Why: a deal unknown at the full budget is counted both ways in every
+interval (won at one end, lost at the other), so half the unknown share is
+a floor under the half-width however many deals are played. In Streets and
+Alleys that floor (about 0.19 points at 200 million positions) lies above
+Solvitaire's whole unknowns' part. Solving just those deals again with a
+deeper budget (the player ``settle``) lowers the floor for a few CPU-hours;
+:mod:`analysis.designs` puts each verdict found in place of the unknown.
+
+A deal counts if a ``solver`` row of it is unknown, or a ``phased`` row is
+unknown at the last phase, and no exact run in the folders settled it (not *left*: a deal the design's draw did not take
+on is stood for by the deals that went on, never solved again). Every such
+deal is taken, whatever it is, so the verdicts that replace unknowns are a
+fixed function of the deal, and the design stays what it was (a fourth phase
+at rate 1).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..core.rules import Rules
+from .errors import ExperimentError
+
+#: the runs whose unknowns are solved again (the solver's own re-solves are not among them)
+EXACT_RUNS = ("solver", "phased")
+_COLUMNS = ("game", "dialect", "player", "seed", "deal", "result")
+
+
+def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...], seed: int) -> dict[str, tuple[int, ...]]:
+    """Per game (its full name), the sorted deals of ``seed`` that the exact runs in ``folders`` left unknown."""
+    found: dict[str, set[int]] = {g.full_slug: set() for g in games}
+    settled: dict[str, set[int]] = {g.full_slug: set() for g in games}
+    by_name = {(g.slug, g.dialect): g.full_slug for g in games}
+    for folder in folders:
+        path = Path(folder)
+        if not path.is_dir():
+            raise ExperimentError(f"unknowns_of: no results folder {folder!r}")
+        parts = [p for p in sorted(path.rglob("part-*.parquet")) if not any(q.startswith(".") for q in p.parts)]
+        if not parts:
+            raise ExperimentError(f"unknowns_of: {folder!r} holds no results")
+        for part in parts:
+            for row in _exact_rows(part):
+                name = by_name.get((row["game"], row["dialect"]))
+                if name is not None and row["seed"] == seed:
+                    result = str(row["result"])
+                    if result in ("won", "lost"):
+                        settled[name].add(int(row["deal"]))
+                    elif result == "unknown" and not row.get("left"):
+                        found[name].add(int(row["deal"]))
+    return {name: tuple(sorted(deals - settled[name])) for name, deals in found.items()}
+
+
+def _exact_rows(part: Path) -> list[dict]:
+    """The rows of one part, if an exact run's (a deal another run settled is not unknown)."""
+    player = part.parent.name.removeprefix("player=")
+    if player.split("%3A", 1)[0].split(":", 1)[0] not in EXACT_RUNS:
+        return []
+    try:
+        names = set(pq.read_schema(part).names)
+        columns = list(_COLUMNS) + (["left"] if "left" in names else [])
+        table = pq.read_table(part, columns=columns)
+    except (OSError, ValueError, pa.ArrowException) as e:
+        raise ExperimentError(f"unknowns_of: cannot read {part}: {e}") from None
+    return [r for r in table.to_pylist() if str(r["player"]).split(":", 1)[0] in EXACT_RUNS]
