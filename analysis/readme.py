@@ -155,6 +155,13 @@ def effort_table(df: pd.DataFrame) -> str:
                          "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}"})
         phased = df[(df.game == game) & designs.exact_mask(df.player) & ~stats.solver_mask(df.player)]
         for label, runs in phased.groupby("player", observed=True):
+            if str(label).startswith(designs.SETTLE):
+                res = runs.result.astype(str)
+                rows.append({"game": name(game), "run": f"`{label}` (the unknowns solved again)",
+                             "deals": f"{len(runs):,} ({int(res.eq('won').sum())} won, {int(res.eq('lost').sum())} lost)",
+                             **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{_pct(res.eq('unknown').mean())}",
+                             "CPU s a deal": f"{runs.cpu_us.mean() / 1e6:.0f}", "variance a deal": "", "CPU-h to ±0.186": ""})
+                continue
             e = designs.estimate(runs, game, str(label))
             rows.append({"game": name(game), "run": f"`{label}` ({e.design})", "deals": f"{len(runs):,} (from {runs.deal.min():,})",
                          **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{_pct(e.unknown)}",

@@ -64,8 +64,9 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
 
 
 def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
-    """The corridor, mistakes and phased players' rows (their own columns filled as those players fill them)."""
-    from sim.players.builtin import CORRIDOR, MISTAKES, PHASED
+    """The corridor, mistakes and phased players' rows (their own columns filled as those players fill them), and the
+    settle player's on the phased deals left unknown at the last phase."""
+    from sim.players.builtin import CORRIDOR, MISTAKES, PHASED, SETTLE
     from sim.solver.mistakes import KINDS, RUNGS
 
     for name in games:
@@ -102,7 +103,20 @@ def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
         phased = {**base, "player": ["phased"] * deals, "deal": np.arange(deals, 2 * deals, dtype=np.int64),
                   "player_params": [json.dumps({"middle": 2_000_000})] * deals, "phase": phase, "left": left,
                   "result": np.where(left, "unknown", base["result"]).tolist()}
-        for spec, cols in ((CORRIDOR, corridor), (MISTAKES, mistakes), (PHASED, phased)):
+        # a few deals unknown at the last phase, solved again by the settle player (its own generator: the other
+        # columns stay as they were)
+        again = np.flatnonzero((phase == 3) & ~left & (np.random.default_rng(99).random(deals) < 0.5))
+        phased["result"] = [("unknown" if k in set(again) else r) for k, r in enumerate(phased["result"])]
+        n = len(again)
+        settle = {key: [v[k] for k in again] if isinstance(v, list) else v[again] for key, v in phased.items()}
+        settle |= {"player": ["settle"] * n, "player_params": ["{}"] * n, "result": (["won", "lost", "unknown"] * n)[:n],
+                   "phase": None, "left": None}
+        for spec, cols, n_rows in ((CORRIDOR, corridor, deals), (MISTAKES, mistakes, deals), (PHASED, phased, deals),
+                                   (SETTLE, settle, n)):
+            if not n_rows:
+                continue
             row_schema = schema(spec.extra_columns)
-            table = pa.table({f.name: pa.array(cols.get(f.name, [None] * deals)).cast(f.type) for f in row_schema}, schema=row_schema)
-            write_atomic(table, root / f"game={name}" / f"player={spec.name}" / f"part-0-{deals - 1}.parquet")
+            table = pa.table({f.name: pa.array(cols.get(f.name) if cols.get(f.name) is not None else [None] * n_rows).cast(f.type)
+                              for f in row_schema}, schema=row_schema)
+            first, last = (0, deals - 1) if spec is not SETTLE else (int(cols["deal"].min()), int(cols["deal"].max()))
+            write_atomic(table, root / f"game={name}" / f"player={spec.name}" / f"part-{first}-{last}.parquet")

@@ -406,8 +406,13 @@ def test_the_judged_players_have_their_sections(tmp_path):
     """Difficulty deal by deal, where players go wrong and precision by design, from the players that make them."""
     data = write_dataset(tmp_path / "d", deals=240, judged=True)
     text = _words(build_report(data, tmp_path / "report", reference=None, replays=False).read_text())
-    for heading in ("Difficulty, deal by deal", "Where players go wrong", "Precision by design", "Spearman"):
+    for heading in ("Difficulty, deal by deal", "Where players go wrong", "Precision by design", "Spearman",
+                    "Unknowns solved again", "unknowns solved again"):
         assert heading in text, heading
+    again = pd.read_csv(tmp_path / "report" / "tables" / "solved-again.csv")
+    assert len(again) == 3 and (again[["won", "lost", "still unknown"]].sum(axis=1) == again["solved again"]).all()
+    runs = pd.read_csv(tmp_path / "report" / "tables" / "precision.csv")
+    assert not runs.run.astype(str).str.contains("settle").any()  # its rows replace unknowns: no run of its own
     deals = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_deals.csv")
     assert {"difficulty", "rung", "pysol"} <= set(deals.columns) and len(deals) == 3 * 240
     v = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_validity.csv")

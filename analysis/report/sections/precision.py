@@ -19,7 +19,8 @@ def precision(r: Report) -> Section | None:
         if exact.empty or not exact.player.astype(str).str.startswith(designs.PHASED).any():
             continue
         used.append(exact)
-        runs = [designs.estimate(g, game, str(label)) for label, g in exact.groupby("player", observed=True)]
+        runs = [designs.estimate(g, game, str(label)) for label, g in exact.groupby("player", observed=True)
+                if not str(label).startswith(designs.SETTLE)]
         for e in runs + [r.estimates[game]]:
             rows.append({"game": name(game), "run": r.name(e.player) if e.player != "perfect play" else "all runs combined",
                          "design": e.design, "deals": e.deals, "estimate": pct(e.estimate, 3),
@@ -29,6 +30,22 @@ def precision(r: Report) -> Section | None:
                          "CPU-hours to ±0.186": f"{e.cpu_hours_to():,.1f}"})
     if not rows:
         return None
+    again = solved_again(pd.concat(used))
     return Section("Precision by design", "precision.html.j2",
-                   {"table": r.out.table(pd.DataFrame(rows), "precision", left=3, fold=False)},
+                   {"table": r.out.table(pd.DataFrame(rows), "precision", left=3, fold=False),
+                    "again": r.out.table(again, "solved-again", left=1, fold=False) if len(again) else None},
                    incomplete=r.incomplete(pd.concat(used)))
+
+
+def solved_again(exact: pd.DataFrame) -> pd.DataFrame:
+    """Per game, the deals its exact runs left unknown at their full budget that were solved again deeper (the
+    ``settle`` player), and what that found."""
+    base = exact.player.astype(str).str.split(":").str[0]
+    out = []
+    for game, g in exact[base == designs.SETTLE].groupby("game", observed=True, sort=False):
+        res = g.result.astype(str)
+        out.append({"game": name(str(game)), "solved again": f"{len(g):,}", "won": f"{int((res == 'won').sum()):,}",
+                    "lost": f"{int((res == 'lost').sum()):,}", "still unknown": f"{int((res == 'unknown').sum()):,}",
+                    "positions at most": f"{int(g.nodes.max()):,}" if "nodes" in g else "",
+                    "CPU-minutes a deal (median)": f"{g.cpu_us.median() / 6e7:.1f}", "CPU-hours": f"{g.cpu_us.sum() / 3.6e9:.2f}"})
+    return pd.DataFrame(out)
