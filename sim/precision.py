@@ -140,7 +140,8 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool) -> De
     sampling = halfwidth / 100 - m.unknown / 2
     if sampling <= 0:
         raise ExperimentError(f"{game}: the unknowns alone (counted both ways, {100 * m.unknown:.2f}% of the pilot's deals) "
-                              f"are wider than ±{halfwidth:g} points; raise the solver's budget or ask for less")
+                              f"are wider than ±{halfwidth:g} points; raise the solver's budget, ask for less, or solve the run's "
+                              "unknowns again deeper after it (an experiment with unknowns_of)")
     rate, rate2 = (max(MIN_RATE, x) for x in allocate(m, middle))
     while True:
         nv, cost = variance_cost(m, rate, rate2, middle)
