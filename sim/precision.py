@@ -139,9 +139,9 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool) -> De
     expects :data:`DEEPEST` deals."""
     sampling = halfwidth / 100 - m.unknown / 2
     if sampling <= 0:
-        raise ExperimentError(f"{game}: the unknowns alone (counted both ways, {100 * m.unknown:.2f}% of the pilot's deals) "
-                              f"are wider than ±{halfwidth:g} points; raise the solver's budget, ask for less, or solve the run's "
-                              "unknowns again deeper after it (an experiment with unknowns_of)")
+        raise ArgumentError("{game}: the unknowns alone (counted both ways, {share}% of the pilot's deals) are wider than "
+                            "±{asked} points; raise the solver's budget, ask for less, or solve the run's unknowns again "
+                            "deeper after it ({unknowns_of})", game=game, share=f"{100 * m.unknown:.2f}", asked=f"{halfwidth:g}")
     rate, rate2 = (max(MIN_RATE, x) for x in allocate(m, middle))
     while True:
         nv, cost = variance_cost(m, rate, rate2, middle)

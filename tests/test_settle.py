@@ -102,3 +102,34 @@ def test_estimator_replaces_only_unknowns_at_the_full_budget():
     assert math.isclose(e0.estimate - e0.unknown / 2, (1 + 4 * (1 / 3)) / 6)
     assert math.isclose(e1.estimate - e1.unknown / 2, (1 + 4 * (2 / 3)) / 6)
     assert math.isclose(e1.cpu_seconds, 6 * 100e-6 + 2 * 1000e-6)  # deals 2 and 3 solved again; 4 was left, 5 settled
+
+
+def _castle(*args, cwd):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_the_command_line_plays_a_folders_unknowns_with_settle_by_default(design, tmp_path):
+    r = _castle("run", "--game", GAME, "--unknowns-of", str(design), "--out", "again", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    again = pd.read_parquet(tmp_path / "again")
+    assert set(again.player.astype(str)) == {"settle"} and len(again) == exp_unknowns(design)
+
+
+def exp_unknowns(folder) -> int:
+    rows = pd.read_parquet(folder)
+    return int(((rows.result == "unknown") & ~rows.left).sum())
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--unknowns-of", "nowhere"], "--unknowns-of: no results folder 'nowhere'"),
+    (["--unknowns-of", "DESIGN", "--deals", "5"], "give no --deals or --deal-range"),
+    (["--unknowns-of", "DESIGN", "--halfwidth", "1"], "does not go with --halfwidth"),
+])
+def test_unknowns_of_asked_wrongly_is_one_line_and_exit_2(design, tmp_path, args, words):
+    args = [str(design) if a == "DESIGN" else a for a in args]
+    r = _castle("run", "--game", GAME, "--out", "out", *args, cwd=tmp_path)
+    assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "out").exists()

@@ -36,6 +36,9 @@ def run_cmd(
                                               "rates and a fixed number of deals (sim/precision.py)", show_default=False),
     cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
     pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
+    unknowns_of: Optional[List[Path]] = typer.Option(None, "--unknowns-of", help="play only the deals this results folder's exact "
+                                                      "runs left unknown at their full budget (repeatable; player settle, the "
+                                                      "default then, solves them again deeper)", show_default=False),
 ) -> None:
     """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume.
 
@@ -51,8 +54,14 @@ def run_cmd(
         raise UserError("--cpu-hours and --pilot go with --halfwidth")
     if halfwidth is not None and not experiments and not player:
         player = ["phased"]  # the one player a design can be made of: no need to name it
+    if unknowns_of and halfwidth is not None:
+        raise UserError("--unknowns-of plays the deals a run left unknown, not a design: it does not go with --halfwidth")
+    if unknowns_of and not experiments and not player:
+        player = ["settle"]  # the player made for them
     try:
         tables = [read_toml(f) for f in experiments] if experiments else [{}]
+        if unknowns_of:
+            tables = [t | {"unknowns_of": [str(f) for f in unknowns_of]} for t in tables]
         precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
         built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
                        from_file=bool(experiments)) for t in tables]
@@ -78,7 +87,8 @@ def run_cmd(
 
 #: how ``castle run`` names the runner's arguments in its messages: by its flags (the runner names them in its words)
 FLAGS = {"jobs": "--jobs", "scheduler": "--scheduler", "dask": "--backend dask", "out": "--out", "halfwidth": "--halfwidth",
-         "cpu_hours": "--cpu-hours", "pilot": "--pilot", "deals": "--deals", "deal_range": "--deal-range"}
+         "cpu_hours": "--cpu-hours", "pilot": "--pilot", "deals": "--deals", "deal_range": "--deal-range",
+         "unknowns_of": "--unknowns-of"}
 
 
 def _flagged(error: Exception) -> str:

@@ -20,6 +20,7 @@ NAMES = {
     "pilot": "the pilot",
     "deals": "the deal count",
     "deal_range": "a deal range",
+    "unknowns_of": "unknowns_of",
 }
 
 

@@ -24,11 +24,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..core.rules import Rules
-from .errors import ExperimentError
+from .errors import ArgumentError, ExperimentError
 
 #: the runs whose unknowns are solved again (the solver's own re-solves are not among them)
 EXACT_RUNS = ("solver", "phased")
 _COLUMNS = ("game", "dialect", "player", "seed", "deal", "result")
+_PARTS = "game=*/player=*/part-*.parquet"
 
 
 def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...], seed: int) -> dict[str, tuple[int, ...]]:
@@ -39,10 +40,11 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
     for folder in folders:
         path = Path(folder)
         if not path.is_dir():
-            raise ExperimentError(f"unknowns_of: no results folder {folder!r}")
-        parts = [p for p in sorted(path.rglob("part-*.parquet")) if not any(q.startswith(".") for q in p.parts)]
+            raise ArgumentError("{unknowns_of}: no results folder {folder}", folder=repr(folder))
+        # a dataset, or a folder of them (a study; a --halfwidth run's pilot/ and main/)
+        parts = sorted(p for pattern in (_PARTS, "*/" + _PARTS) for p in path.glob(pattern) if not p.name.startswith("."))
         if not parts:
-            raise ExperimentError(f"unknowns_of: {folder!r} holds no results")
+            raise ArgumentError("{unknowns_of}: {folder} holds no results", folder=repr(folder))
         for part in parts:
             for row in _exact_rows(part):
                 name = by_name.get((row["game"], row["dialect"]))
