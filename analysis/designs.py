@@ -81,10 +81,16 @@ class Estimate:
     variance: float
     unknown: float
     q: float = Z  #: the quantile its interval was made with (Student's, with Satterthwaite's degrees of freedom)
+    again: int = 0  #: deals left unknown at the full budget and solved again deeper (the ``settle`` player's)
 
     @property
     def half_width(self) -> float:
         return (self.hi - self.lo) / 2
+
+    @property
+    def described(self) -> str:
+        """The design in words, with the unknowns solved again: ``plain + three-phase, 23 unknowns solved again``."""
+        return self.design + (f", {self.again:,} unknown{'s' if self.again > 1 else ''} solved again" if self.again else "")
 
     @property
     def per_deal(self) -> float:
@@ -99,9 +105,10 @@ class Estimate:
         return self.per_deal * self.cpu_per_deal / (half_width / Z) ** 2 / 3600
 
     def to_json(self) -> str:
-        """The fields ``castle summary --json`` prints: game, player, design, estimate, lo, hi, deals, cpu_seconds."""
-        d = asdict(self)
-        keep = ("game", "player", "design", "estimate", "lo", "hi", "deals", "cpu_seconds")
+        """The fields ``castle summary --json`` prints: game, player, design, estimate, lo, hi, deals, cpu_seconds, and
+        solved_again (deals unknown at the full budget solved again deeper)."""
+        d = asdict(self) | {"solved_again": self.again}
+        keep = ("game", "player", "design", "estimate", "lo", "hi", "deals", "cpu_seconds", "solved_again")
         return json.dumps({k: (round(d[k], 6) if isinstance(d[k], float) else d[k]) for k in keep})
 
 
@@ -206,8 +213,7 @@ def estimate(rows: pd.DataFrame, game: str | None = None, player: str | None = N
 def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> Estimate:
     """Disjoint sets of deals of one game, each in its own design, as one estimate weighted by deals."""
     if len(parts) == 1:
-        p = parts[0]
-        return Estimate(game, player, p.design, p.estimate, p.lo, p.hi, p.deals, p.solved, p.cpu_seconds, p.variance, p.unknown)
+        return replace(parts[0], game=game, player=player)
     n = sum(p.deals for p in parts)
     w = [p.deals / n for p in parts]
     low = sum(wi * (p.estimate - p.unknown / 2) for wi, p in zip(w, parts))
@@ -216,7 +222,8 @@ def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> E
     design = " + ".join(dict.fromkeys(p.design for p in parts))
     q = max(p.q for p in parts)
     return Estimate(game, player, design, (low + high) / 2, max(0.0, low - q * math.sqrt(var)), min(1.0, high + q * math.sqrt(var)),
-                    n, sum(p.solved for p in parts), sum(p.cpu_seconds for p in parts), var, high - low, q)
+                    n, sum(p.solved for p in parts), sum(p.cpu_seconds for p in parts), var, high - low, q,
+                    sum(p.again for p in parts))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -258,30 +265,27 @@ def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
     base = rows.player.astype(str).str.split(":").str[0]
     again = solved_again(rows[base == SETTLE])
     plain_rows = rows[base == "solver"]
-    parts, replaced = [], 0
+    parts = []
     covered = pd.DataFrame(columns=["seed", "deal"])
     if len(plain_rows):
         v = verdicts(plain_rows)
-        cpu = float(plain_rows.cpu_us.sum()) / 1e6
+        cpu, n = float(plain_rows.cpu_us.sum()) / 1e6, 0
         if len(again):
             v, n, extra_us = _replace_unknowns(v.rename(columns={"verdict": "result"}), again)
-            v, replaced, cpu = v.rename(columns={"result": "verdict"}), replaced + n, cpu + extra_us / 1e6
+            v, cpu = v.rename(columns={"result": "verdict"}), cpu + extra_us / 1e6
         won, unknown = int((v.verdict == "won").sum()), int((v.verdict == "unknown").sum())
         mid, lo, hi, var = plain(won, unknown, len(v))
-        parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v)))
+        parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v), again=n))
         covered = v[["seed", "deal"]]
     for label, g in rows[base == PHASED].groupby("player", observed=True):
         fresh = g.merge(covered, on=["seed", "deal"], how="left", indicator=True)
         fresh = fresh[fresh["_merge"] == "left_only"].drop(columns="_merge")
+        n = 0
         if len(fresh) and len(again):
-            fresh, n, extra_us = _replace_unknowns(fresh, again)
-            replaced += n
+            fresh, n, _ = _replace_unknowns(fresh, again)
         if len(fresh):
-            parts.append(estimate(fresh, game, str(label)))
-    if not parts:
-        return None
-    e = combine(parts, game)
-    return replace(e, design=f"{e.design}, unknowns solved again") if replaced else e
+            parts.append(replace(estimate(fresh, game, str(label)), again=n))
+    return combine(parts, game) if parts else None
 
 
 def solved_again(rows: pd.DataFrame) -> pd.DataFrame:

@@ -58,6 +58,7 @@ def headline(df: pd.DataFrame) -> list[str]:
     def share(game: str) -> str:
         e = w[game]
         design = "" if e.design == "plain" else f", {e.design} design"
+        design += f", {e.again:,} of its unknowns solved again" if e.again else ""
         return f"**{100 * e.estimate:.2f}%** of {name(game)} deals (95% interval {100 * e.lo:.2f}-{100 * e.hi:.2f}%, {e.deals:,} deals{design})"
 
     verdict = ("easier" if pp.diff_low > 0 else "harder" if pp.diff_high < 0 else "not measurably different")
@@ -81,7 +82,7 @@ def winnability_table(df: pd.DataFrame) -> str:
     for game in [g for g in games if g in est]:
         e, pub = est[game], winnability.PUBLISHED.get(game)
         c = plain.loc[game] if game in plain.index else None
-        rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": e.design,
+        rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": e.described,
                      "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
                      "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
                      "± points": f"{100 * e.half_width:.3f}", "of which the unknowns": f"{100 * e.unknown / 2:.3f}",

@@ -407,7 +407,7 @@ def test_the_judged_players_have_their_sections(tmp_path):
     data = write_dataset(tmp_path / "d", deals=240, judged=True)
     text = _words(build_report(data, tmp_path / "report", reference=None, replays=False).read_text())
     for heading in ("Difficulty, deal by deal", "Where players go wrong", "Precision by design", "Spearman",
-                    "Unknowns solved again", "unknowns solved again"):
+                    "Unknowns solved again", "unknowns solved again", "of its unknowns solved again"):
         assert heading in text, heading
     again = pd.read_csv(tmp_path / "report" / "tables" / "solved-again.csv")
     assert len(again) == 3 and (again[["won", "lost", "still unknown"]].sum(axis=1) == again["solved again"]).all()

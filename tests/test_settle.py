@@ -55,7 +55,8 @@ def test_settled_rows_replace_the_unknowns_and_a_rerun_plays_nothing(design, tmp
     found = solved_again(again.assign(player=again.player.astype(str)))
     settled = int(found.again.isin(["won", "lost"]).sum())
     assert math.isclose(after.unknown, before.unknown * (len(unknown) - settled) / len(unknown), rel_tol=1e-9)
-    assert after.deals == before.deals == len(rows) and after.design.endswith("unknowns solved again")
+    assert after.deals == before.deals == len(rows) and after.design == before.design == "two-phase"
+    assert after.again == len(unknown) and after.described == f"two-phase, {len(unknown)} unknowns solved again"
     assert math.isclose(after.cpu_seconds, before.cpu_seconds + again.cpu_us.sum() / 1e6, rel_tol=1e-9)
     assert before.lo <= after.lo and after.hi <= before.hi  # the verdicts narrow the interval from both ends
 

@@ -53,8 +53,8 @@ def summary(
                    "other runs' unknowns: read it with them)")
         return
     width = max([len(e.player) for e in rows] + [6])
-    dw = max([len(e.design) for e in rows] + [6])
+    dw = max([len(e.described) for e in rows] + [6])
     typer.echo(f"{'game':<30} {'player':<{width}} {'design':<{dw}} {'estimate':>9} {'95% interval':>19} {'deals':>9} {'CPU-h':>8}")
     for e in rows:
-        typer.echo(f"{e.game:<30} {e.player:<{width}} {e.design:<{dw}} {100 * e.estimate:8.3f}% "
+        typer.echo(f"{e.game:<30} {e.player:<{width}} {e.described:<{dw}} {100 * e.estimate:8.3f}% "
                    f"{100 * e.lo:8.3f}-{100 * e.hi:7.3f}% {e.deals:>9,} {e.cpu_seconds / 3600:8.2f}")

@@ -22,6 +22,7 @@ def answer(r: Report) -> Section:
         exact, source = r.exact_rows(game)
         cards.append({"game": name(game), "colour": colour(game), "rate": e.estimate, "lo": e.lo, "hi": e.hi,
                       "deals": e.deals, "unknown": e.unknown, "design": "" if e.design == "plain" else e.design,
+                      "again": e.again,
                       "shipped": source != "this dataset", "published": r.published.get(game), "running": r.running(exact)})
     pairs = r.game_pairs
     verdicts = []

@@ -23,7 +23,7 @@ def precision(r: Report) -> Section | None:
                 if not str(label).startswith(designs.SETTLE)]
         for e in runs + [r.estimates[game]]:
             rows.append({"game": name(game), "run": r.name(e.player) if e.player != "perfect play" else "all runs combined",
-                         "design": e.design, "deals": e.deals, "estimate": pct(e.estimate, 3),
+                         "design": e.described, "deals": e.deals, "estimate": pct(e.estimate, 3),
                          "95% interval": interval(e.lo, e.hi, 3), "± points": f"{100 * e.half_width:.3f}",
                          "unknown share": pct(e.unknown, 3), "CPU-hours": f"{e.cpu_seconds / 3600:.2f}",
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
