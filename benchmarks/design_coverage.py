@@ -10,6 +10,11 @@ combines them.
 
     python benchmarks/design_coverage.py                 # 2,000 replications, n = 10,000 / 50,000 / 200,000
     python benchmarks/design_coverage.py --reps 500 --sizes 10000
+    python benchmarks/design_coverage.py --settled       # with the unknowns solved again (perfect_play, settle rows)
+
+``--settled``: a fixed half of the population's unknowns settle when solved again deeper (each with a verdict drawn
+once); each replication's deals left unknown at the last phase get ``settle`` rows, and :func:`perfect_play` puts
+their verdicts in place. The truth is the settled population's (its remaining unknowns both ways).
 """
 
 from __future__ import annotations
@@ -63,14 +68,54 @@ def run(game: str, design: tuple, n: int, reps: int, rng, with_plain: bool = Fal
     return covered / reps, 100 * float(np.mean(widths)), float(np.std(zs))
 
 
+def run_settled(game: str, design: tuple, n: int, reps: int, rng) -> tuple[float, float, float]:
+    """:func:`run` with the unknowns solved again, through the analysis's own :func:`perfect_play`."""
+    import json
+
+    import pandas as pd
+
+    from analysis.designs import perfect_play
+
+    y, nodes, unknown = population(game)
+    fixed = np.random.default_rng(5)
+    settles = unknown & (fixed.random(len(y)) < 0.5)
+    y2 = np.where(settles, fixed.random(len(y)) < 0.5, y)
+    unknown2 = unknown & ~settles
+    lo_truth, hi_truth = (y2 & ~unknown2).mean(), (y2 | unknown2).mean()
+    params = json.dumps({"middle": design[1]})
+    covered, widths, zs = 0, [], []
+    for _ in range(reps):
+        i = rng.integers(0, len(y), n)
+        phase, left, result = phased_arrays(y[i], nodes[i], unknown[i], rng.random(n), rng.random(n), *design)
+        rows = pd.DataFrame({"game": game, "player": "phased", "player_params": params, "seed": 0, "deal": np.arange(n),
+                             "result": result, "phase": phase, "left": left, "cpu_us": 1})
+        k = np.flatnonzero((result == "unknown") & ~left)
+        again = pd.DataFrame({"game": game, "player": "settle", "seed": 0, "deal": k, "cpu_us": 1,
+                              "result": np.where(settles[i[k]], np.where(y2[i[k]], "won", "lost"), "unknown")})
+        e = perfect_play(pd.concat([rows, again], ignore_index=True), game)
+        covered += e.lo <= lo_truth and hi_truth <= e.hi
+        widths.append(e.half_width)
+        zs.append((e.estimate - e.unknown / 2 - lo_truth) / math.sqrt(e.variance))
+    return covered / reps, 100 * float(np.mean(widths)), float(np.std(zs))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--reps", type=int, default=2000)
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 200_000])
+    ap.add_argument("--settled", action="store_true", help="the study's three-phase designs with the unknowns solved again")
     args = ap.parse_args()
     rng = np.random.default_rng(2026)
     print(f"| game | design | deals | replications | coverage | mean ± points | sd of (estimate − truth)/se | seconds |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
+    if args.settled:
+        for game, (name, design) in zip(("streets-and-alleys", "beleaguered-castle"), list(DESIGNS.items())[:2]):
+            for n in args.sizes:
+                t = time.time()
+                cov, width, sd = run_settled(game, design, n, args.reps, rng)
+                print(f"| {game} | {name}, half the unknowns settled again | {n:,} | {args.reps:,} | {100 * cov:.2f}% | "
+                      f"{width:.3f} | {sd:.3f} | {time.time() - t:.0f} |", flush=True)
+        return
     for game in ("streets-and-alleys", "beleaguered-castle"):
         for name, design in DESIGNS.items():
             for n in args.sizes:
