@@ -170,3 +170,18 @@ def catalogue(rows: pd.DataFrame, hardest: int = 5) -> pd.DataFrame:
     k = pd.DataFrame(out, columns=cols)
     order = {g: i for i, g in enumerate(STUDY)}  # the study's games first, in its order, then the others
     return k.iloc[sorted(range(len(k)), key=lambda i: (order.get(k.game[i], len(order)), k.game[i]))].reset_index(drop=True)
+
+
+def catalogue_view(k: pd.DataFrame, code: bool = False) -> pd.DataFrame:
+    """:func:`catalogue` as a table to read (the report's and the README's): the game numbers ``pysol:N`` (in
+    backticks with ``code``, for Markdown), and the hard band's edge where ``k`` has it (``hard_above``)."""
+    from .games import name
+
+    mark = "`" if code else ""
+    view = {"game": [name(g) for g in k.game], "PySol games": [f"{a:,}-{b:,}" for a, b in zip(k["first"], k["last"])],
+            "won / lost / unknown": [f"{w:,} / {lo:,} / {u:,}" for w, lo, u in zip(k.won, k.lost, k.unknown)],
+            "index of the winnable, bits: median [quartiles]": [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in zip(k["median"], k.q1, k.q3)]}
+    if "hard_above" in k:
+        view["hard: above (bits)"] = [f"{x:.1f}" for x in k.hard_above]
+    view["the hardest winnable, hardest first"] = [", ".join(f"{mark}pysol:{n}{mark}" for n in h) for h in k.hardest]
+    return pd.DataFrame(view)

@@ -235,11 +235,7 @@ def catalogue_table(df: pd.DataFrame) -> str:
     k = D.catalogue(D.corridor_rows(df), hardest=3)
     if k.empty:
         return "(no PySol deals judged yet)"
-    return _md(pd.DataFrame({
-        "game": [name(g) for g in k.game], "PySol games": [f"{a:,}-{b:,}" for a, b in zip(k["first"], k["last"])],
-        "won / lost / unknown": [f"{w:,} / {lo:,} / {u:,}" for w, lo, u in zip(k.won, k.lost, k.unknown)],
-        "index, bits: median [quartiles]": [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in zip(k["median"], k.q1, k.q3)],
-        "the hardest winnable": [", ".join(f"`pysol:{n}`" for n in h) for h in k.hardest]}), right=1)
+    return _md(D.catalogue_view(k, code=True), right=1)
 
 
 def progress(df: pd.DataFrame, held: dict[str, dict], data: Path) -> list[str]:

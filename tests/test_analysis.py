@@ -455,3 +455,9 @@ def test_the_pysol_catalogue_counts_its_deals_and_names_the_hardest_winnable_fir
     sa, bc = k.loc["streets-and-alleys"], k.loc["beleaguered-castle"]
     assert (sa.deals, sa.won, sa.lost, sa.unknown, sa["median"], sa.hardest) == (5, 3, 1, 1, 9.0, [2, 4])  # a tie: by number
     assert (bc.deals, bc.won, bc.hardest) == (1, 1, [1])  # seed 0's deal 1 is no PySol game
+    from analysis.readme import catalogue_table
+
+    view = D.catalogue_view(k.reset_index(), code=True)  # the README's table: its game numbers as code
+    assert view.loc[0, "the hardest winnable, hardest first"] == "`pysol:2`, `pysol:4`" and "hard: above (bits)" not in view
+    assert "| Streets and Alleys | 1-5 | 3 / 1 / 1 | 9.0 [6.0, 9.0] | `pysol:2`, `pysol:4`, `pysol:1` |" in catalogue_table(
+        rows.assign(player="corridor"))

@@ -51,13 +51,8 @@ def difficulty(r: Report) -> Section | None:
     k = D.catalogue(rows)
     k = k.merge(D.bands(rows[rows.seed == D.PYSOL_SEED])[["game", "high"]].rename(columns={"high": "hard_above"}), on="game", how="left")
     if len(k):
-        context["catalogue"] = r.out.table(pd.DataFrame({
-            "game": [name(g) for g in k.game], "PySol games": [f"{a:,}-{b:,}" for a, b in zip(k["first"], k["last"])],
-            "won / lost / unknown": [f"{w:,} / {lo:,} / {u:,}" for w, lo, u in zip(k.won, k.lost, k.unknown)],
-            "index of the winnable, bits: median [quartiles]": [f"{m:.1f} [{a:.1f}, {b:.1f}]" for m, a, b in zip(k["median"], k.q1, k.q3)],
-            "hard: above (bits)": [f"{x:.1f}" for x in k.hard_above],
-            "the hardest winnable, hardest first": [", ".join(f"pysol:{n}" for n in h) for h in k.hardest]}),
-            "difficulty_pysol", raw=k.assign(hardest=[" ".join(map(str, h)) for h in k.hardest]), fold=False)
+        context["catalogue"] = r.out.table(D.catalogue_view(k), "difficulty_pysol",
+                                           raw=k.assign(hardest=[" ".join(map(str, h)) for h in k.hardest]), fold=False)
         context["catalogue_game"] = STREETS if STREETS in set(k.game) else k.game.iloc[0]
     rows.to_csv(r.out.out / "tables" / "difficulty_deals.csv", index=False)
     context["csv"] = "tables/difficulty_deals.csv"
