@@ -18,7 +18,7 @@ def summary(
     data: Optional[Path] = typer.Argument(None, help="result dataset folder, or a folder of them such as data/published (default: data/default)",
                                           show_default=False),
     json_lines: bool = typer.Option(False, "--json", help="one JSON line per estimate: game, player, design, estimate, lo, hi "
-                                                          "(fractions), deals, cpu_seconds"),
+                                                          "(fractions), deals, cpu_seconds, solved_again"),
 ) -> None:
     """The share of deals each player won, and each game's winnability under perfect play over all its solver runs,
     each estimated in the design it was played in (plain, or the phased player's two- and three-phase designs),
