@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -46,26 +47,29 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
         if not parts:
             raise ArgumentError("{unknowns_of}: {folder} holds no results", folder=repr(folder))
         for part in parts:
-            for row in _exact_rows(part):
-                name = by_name.get((row["game"], row["dialect"]))
-                if name is not None and row["seed"] == seed:
-                    result = str(row["result"])
-                    if result in ("won", "lost"):
-                        settled[name].add(int(row["deal"]))
-                    elif result == "unknown" and not row.get("left"):
-                        found[name].add(int(row["deal"]))
+            rows = _exact_rows(part)
+            if rows is None:
+                continue
+            for (game, dialect), g in rows[rows.seed == seed].groupby(["game", "dialect"], observed=True):
+                name = by_name.get((str(game), str(dialect)))
+                if name is None:
+                    continue
+                result = g.result.astype(str)
+                left = g["left"].fillna(False).astype(bool) if "left" in g else False
+                settled[name].update(g.deal[result.isin(("won", "lost"))].astype(int).tolist())
+                found[name].update(g.deal[(result == "unknown") & ~left].astype(int).tolist())
     return {name: tuple(sorted(deals - settled[name])) for name, deals in found.items()}
 
 
-def _exact_rows(part: Path) -> list[dict]:
-    """The rows of one part, if an exact run's (a deal another run settled is not unknown)."""
+def _exact_rows(part: Path) -> pd.DataFrame | None:
+    """The rows of one part, if an exact run's (a deal another run settled is not unknown); None if another player's."""
     player = part.parent.name.removeprefix("player=")
     if player.split("%3A", 1)[0].split(":", 1)[0] not in EXACT_RUNS:
-        return []
+        return None
     try:
         names = set(pq.read_schema(part).names)
         columns = list(_COLUMNS) + (["left"] if "left" in names else [])
-        table = pq.read_table(part, columns=columns)
+        df = pq.read_table(part, columns=columns).to_pandas()
     except (OSError, ValueError, pa.ArrowException) as e:
         raise ExperimentError(f"unknowns_of: cannot read {part}: {e}") from None
-    return [r for r in table.to_pylist() if str(r["player"]).split(":", 1)[0] in EXACT_RUNS]
+    return df[df.player.astype(str).str.split(":").str[0].isin(EXACT_RUNS)]
