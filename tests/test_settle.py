@@ -134,3 +134,11 @@ def test_unknowns_of_asked_wrongly_is_one_line_and_exit_2(design, tmp_path, args
     r = _castle("run", "--game", GAME, "--out", "out", *args, cwd=tmp_path)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_unknowns_file_asking_for_a_halfwidth_is_one_line_and_exit_2(design, tmp_path):
+    (tmp_path / "x.toml").write_text(f'name = "x"\ngames = ["{GAME}"]\nunknowns_of = ["{design}"]\nhalfwidth = 1\n'
+                                     '[[players]]\nname = "settle"\n')
+    r = _castle("run", "x.toml", "--out", "out", cwd=tmp_path)
+    assert r.returncode == 2 and "does not go with --halfwidth" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()

@@ -116,6 +116,9 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
         h = halfwidth if halfwidth is not None else asked.get("halfwidth")
         if h is None and (cpu_hours is not None or pilot is not None or asked):
             raise UserError(f"{where}--cpu-hours and --pilot (cpu_hours, pilot) go with --halfwidth (halfwidth)")
+        if h is not None and exp.unknowns_of:
+            raise UserError(f"{where}unknowns_of plays the deals a run left unknown, not a design: it does not go with "
+                            "--halfwidth (halfwidth)")
         key = Path(os.path.abspath(target))
         if key in seen:
             j = seen[key]
