@@ -352,3 +352,10 @@ def test_bad_files_and_unwritable_output(tmp_path):
     p = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "4", "--seed", "3", "--out", str(out)], capture_output=True, text=True)
     assert p.returncode == 2 and "different experiment" in p.stderr and p.stderr.count("\n") == 1
     assert files(out) == before
+
+
+def test_more_workers_than_cpus_is_said_in_the_librarys_words(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    run(build({}, games=["beleaguered-castle"], players=["random"], deals=4, chunk_size=1), tmp_path / "out", jobs=2)
+    err = capsys.readouterr().err
+    assert "2 worker processes on this machine's 1 CPUs" in err and "--jobs" not in err

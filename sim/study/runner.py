@@ -111,7 +111,7 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
                 chunks = plan(exp, covered)
                 jobs = min(jobs, _tasks(exp))  # never more workers than tasks
                 if jobs > (os.cpu_count() or 1) and backend == "loky":
-                    print(f"castle run: --jobs {jobs} is more than this machine's {os.cpu_count()} CPUs; the runs will share them",
+                    print(f"castle run: {jobs} worker processes on this machine's {os.cpu_count()} CPUs: they will share them",
                           file=sys.stderr)
                 execute(chunks, todo, str(out), jobs, backend, client, want_progress(progress), tally)
         finally:  # a stopped run still records what it played and the CPU that took
