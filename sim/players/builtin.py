@@ -163,6 +163,13 @@ SOLVER = PlayerSpec(
     check=_check_solver,
 )
 
+#: the deep solves' last parameters, the same in settle and phased (a table of 16-byte slots, the portfolio, rule 5)
+_DEEP_TAIL = (
+    Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
+    Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once", lo=0, hi=1),
+    Param("dead_end", 1, "1: pruning rule 5 (a position from which no card can go home again is lost)", lo=0, hi=1),
+)
+
 SETTLE = PlayerSpec(
     "settle",
     "The solver again, deeper, on the deals other exact runs left unknown (an experiment's unknowns_of): each verdict "
@@ -170,9 +177,7 @@ SETTLE = PlayerSpec(
     (
         Param("budget_nodes", 1_000_000_000, "nodes searched at most per deal"),
         Param("budget_seconds", 7200.0, "CPU seconds at most per deal (a guard: the positions bind first)"),
-        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
-        Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once", lo=0, hi=1),
-        Param("dead_end", 1, "1: pruning rule 5 (a position from which no card can go home again is lost)", lo=0, hi=1),
+        *_DEEP_TAIL,
     ),
     play_deal="sim.solver.player:settle_deal",
     extra_columns=(("nodes", "int64"),),
@@ -210,9 +215,7 @@ PHASED = PlayerSpec(
         Param("rate2", _RATE2, "share of the deals the middle phase leaves unsettled that get the full budget", lo=0.0, hi=1.0),
         Param("budget_nodes", 200_000_000, "positions of the last phase"),
         Param("budget_seconds", 1800.0, "CPU seconds at most per phase (a guard: the positions bind first)"),
-        Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
-        Param("portfolio", 1, "1: a deal unsettled after a million positions is given to the strongest beam once", lo=0, hi=1),
-        Param("dead_end", 1, "1: pruning rule 5 (a position from which no card can go home again is lost)", lo=0, hi=1),
+        *_DEEP_TAIL,
     ),
     play_deal="sim.solver.phased:play_deal",
     extra_columns=(("nodes", "int64"), ("phase", "int8"), ("left", "bool")),
