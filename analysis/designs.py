@@ -291,13 +291,12 @@ def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
 def solved_again(rows: pd.DataFrame) -> pd.DataFrame:
     """The ``settle`` rows' verdict per (seed, deal): won if any won, lost if any proved it lost, else unknown; with
     their CPU (microseconds)."""
+    from .ladder import one_verdict
+
     if rows.empty:
         return pd.DataFrame(columns=["seed", "deal", "again", "again_us"])
-    flags = rows.assign(won=rows.result.astype(str).eq("won"), lost=rows.result.astype(str).eq("lost"),
-                        us=rows.cpu_us.astype("int64"))
-    g = flags.groupby(["seed", "deal"], observed=True).agg(won=("won", "any"), lost=("lost", "any"), again_us=("us", "sum"))
-    g["again"] = np.where(g.won, "won", np.where(g.lost, "lost", "unknown"))
-    return g.reset_index()[["seed", "deal", "again", "again_us"]]
+    us = rows.assign(again_us=rows.cpu_us.astype("int64")).groupby(["seed", "deal"], observed=True).again_us.sum().reset_index()
+    return one_verdict(rows, ["seed", "deal"]).rename(columns={"verdict": "again"}).merge(us, on=["seed", "deal"])
 
 
 def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:

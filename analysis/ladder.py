@@ -24,13 +24,19 @@ def verdicts(df: pd.DataFrame) -> pd.DataFrame:
     lost, else unknown. A deal won by one run and proved lost by another
     would be a solver bug: :func:`contradictions` lists them.
     """
-    rows = df[solver_mask(df.player)]
+    return one_verdict(df[solver_mask(df.player)], ["game", "seed", "deal"])
+
+
+def one_verdict(rows: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """One verdict per ``by`` over several exact runs' ``rows``: won if any won, else lost if any proved it lost, else
+    unknown (column ``verdict``)."""
     if rows.empty:
-        return pd.DataFrame(columns=["game", "seed", "deal", "verdict"])
-    flags = rows.assign(won=rows.result.eq("won"), lost=rows.result.eq("lost"))
-    g = flags.groupby(["game", "seed", "deal"], observed=True)[["won", "lost"]].any().reset_index()
+        return pd.DataFrame(columns=[*by, "verdict"])
+    result = rows.result.astype(str)
+    flags = rows.assign(won=result.eq("won"), lost=result.eq("lost"))
+    g = flags.groupby(by, observed=True)[["won", "lost"]].any().reset_index()
     g["verdict"] = np.where(g.won, "won", np.where(g.lost, "lost", "unknown"))
-    return g[["game", "seed", "deal", "verdict"]]
+    return g[[*by, "verdict"]]
 
 
 def contradictions(df: pd.DataFrame) -> pd.DataFrame:
