@@ -126,11 +126,13 @@ def exp_unknowns(folder) -> int:
 
 @pytest.mark.parametrize("args, words", [
     (["--unknowns-of", "nowhere"], "--unknowns-of: no results folder 'nowhere'"),
+    (["--unknowns-of", "empty"], "--unknowns-of: 'empty' holds no results"),
     (["--unknowns-of", "DESIGN", "--deals", "5"], "give no --deals or --deal-range"),
     (["--unknowns-of", "DESIGN", "--halfwidth", "1"], "does not go with --halfwidth"),
 ])
 def test_unknowns_of_asked_wrongly_is_one_line_and_exit_2(design, tmp_path, args, words):
     args = [str(design) if a == "DESIGN" else a for a in args]
+    (tmp_path / "empty").mkdir()
     r = _castle("run", "--game", GAME, "--out", "out", *args, cwd=tmp_path)
     assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not (tmp_path / "out").exists()
