@@ -15,6 +15,7 @@ from sim.kernels import hashing as H
 from sim.core.moves import MAX_MOVES
 from sim.solver.answer import solve
 from sim.solver.corridor import Step, corridor
+from sim.kernels.lines import position_index
 from sim.solver.judge import KEEPS, LOSES, UNKNOWN, Judge, Judged
 
 
@@ -28,7 +29,7 @@ def test_children_reaching_finds_a_known_position_a_few_moves_away():
     t = s.copy()
     for m in res.moves[:3]:
         A.apply(t, r, m.action)
-    keys = np.array([H.position_hash(t, r)], dtype=np.uint64)
+    keys = position_index(np.array([H.position_hash(t, r)], dtype=np.uint64))
     acts, hashes, reach = (np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.uint64), np.empty(MAX_MOVES, np.int64))
     n = C.children_reaching(s, r, keys, 2, acts, hashes, reach)
     first = list(acts[:n]).index(res.moves[0].action)
@@ -71,8 +72,10 @@ def test_a_walk_of_short_lines_makes_each_line_once_and_puts_the_position_back()
     assert W.step(s, r, w, scratch, False) == 1 and W.step(s, r, w, scratch, True) == 2
     W.stop(s, r, w)
     assert np.array_equal(s, start)  # stopped two moves deep: both taken back
-    keys = np.sort(np.array([5, 9, 9, 12], dtype=np.uint64))
-    assert [W.sorted_index(keys, np.uint64(h)) for h in (5, 9, 12, 7, 13)] == [0, 1, 3, -1, -1]
+    # a hash's furthest index; 5, 21, 37 and 53 share a slot of the 16-slot table, so lookups probe past each other
+    index = W.position_index(np.array([5, 21, 21, 12, 37, 21], dtype=np.uint64))
+    assert [W.find(index, np.uint64(h)) for h in (5, 21, 12, 37, 53, 7)] == [0, 5, 3, 4, -1, -1]
+    assert W.find(W.position_index(np.zeros(0, np.uint64)), np.uint64(0)) == -1
 
 
 @pytest.mark.parametrize("slug, deal", [("streets-and-alleys", 4), ("beleaguered-castle", 3), ("selective-castle", 5)])

@@ -18,13 +18,14 @@ from ..core.moves import MAX_MOVES
 from .apply_undo import apply, undo
 from .hashing import position_hash
 from .legal import SCRATCH_SIZE, legal_actions
-from .lines import begin, sorted_index, step, stop, walk
+from .lines import begin, find, step, stop, walk, walk_hash
 
 
 @njit(cache=True)
-def children_reaching(s, r, keys, depth, actions, hashes, reach):
+def children_reaching(s, r, known, depth, actions, hashes, reach):
     """For each legal move of ``s``: its action, its child's canonical hash, and how many more moves (0 to ``depth``)
-    lead from the child to a position whose hash is in the sorted ``keys`` (-1: none within ``depth``).
+    lead from the child to a position whose hash is in ``known`` (a :func:`~.lines.position_index`; -1: none within
+    ``depth``).
 
     Writes ``actions``, ``hashes`` and ``reach`` (each at least ``MAX_MOVES`` long) and returns the number of legal
     moves. ``s`` is left as it was.
@@ -40,14 +41,14 @@ def children_reaching(s, r, keys, depth, actions, hashes, reach):
         h = position_hash(s, r)
         hashes[c] = h
         found = -1
-        if sorted_index(keys, h) >= 0:
+        if find(known, h) >= 0:
             found = 0
         elif depth > 0:
             # every line of up to `depth` moves from the child, the shortest that reaches a known position kept
             begin(s, r, w, scratch)
             length = step(s, r, w, scratch, False)
             while length > 0:
-                if sorted_index(keys, position_hash(s, r)) >= 0:
+                if find(known, walk_hash(s, w)) >= 0:
                     if found < 0 or length < found:
                         found = length
                     if found == 1:  # nothing shorter exists

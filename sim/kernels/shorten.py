@@ -15,7 +15,7 @@ from numba import njit
 from .apply_undo import apply, undo
 from .hashing import position_hash
 from .legal import SCRATCH_SIZE
-from .lines import begin, line, sorted_index, step, walk
+from .lines import begin, find, line, position_index, step, walk, walk_hash
 
 
 @njit(cache=True)
@@ -41,15 +41,7 @@ def shorten(s, r, actions, n, depth, out):
     """
     hashes = np.empty(n + 1, np.uint64)
     _line_hashes(s, r, actions, n, hashes)
-    order = np.argsort(hashes, kind="mergesort")
-    keys = hashes[order]
-    last = np.empty(n + 1, np.int64)
-    # for equal hashes keep the furthest index (a line may pass a position twice)
-    for k in range(n + 1):
-        last[k] = order[k]
-    for k in range(n - 1, -1, -1):
-        if keys[k] == keys[k + 1] and last[k + 1] > last[k]:
-            last[k] = last[k + 1]
+    index = position_index(hashes)
     cur = s.copy()
     scratch = np.empty(SCRATCH_SIZE, np.int64)
     w = walk(depth)
@@ -63,8 +55,7 @@ def shorten(s, r, actions, n, depth, out):
         begin(cur, r, w, scratch)
         length = step(cur, r, w, scratch, False)
         while length > 0:
-            k = sorted_index(keys, position_hash(cur, r))
-            j = last[k] if k >= 0 else -1
+            j = find(index, walk_hash(cur, w))
             if j > best_j or (j == best_j and j > i and length < best_len):
                 best_j = j
                 best_len = length

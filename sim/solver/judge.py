@@ -33,6 +33,7 @@ from ..core.outcome import Result
 from ..kernels import apply_undo as A
 from ..kernels import corridor as C
 from ..kernels import hashing as H
+from ..kernels import lines as L
 from ..kernels import pruning as P
 from ..kernels import search as K
 from .answer import base_to_choose, solve
@@ -83,7 +84,7 @@ class Judge:
         self.budget_seconds = budget_seconds
         self.prune = P.PRUNE_DEFAULT | (P.PRUNE_DEAD_END if dead_end else 0)
         self.won: set[int] = set()
-        self._won_keys = np.zeros(0, np.uint64)
+        self._won_index = L.position_index(np.zeros(0, np.uint64))
         self.lost: set[int] = set()
         self._search: Search | None = None
         self._slots = Slots(table_size, 1)
@@ -105,7 +106,7 @@ class Judge:
         for m in moves:
             A.apply(s, self.r, m.action)
             self.won.add(self.hash(s))
-        self._won_keys = np.array(sorted(self.won), dtype=np.uint64)
+        self._won_index = L.position_index(np.array(sorted(self.won), dtype=np.uint64))
 
     # ---- questions -------------------------------------------------------------------------------------------
 
@@ -165,7 +166,7 @@ class Judge:
         action a known winning line takes here (its child is known won).
         """
         s = s.copy()
-        n = int(C.children_reaching(s, self.r, self._won_keys, self.look_ahead, self._acts, self._hashes, self._reach))
+        n = int(C.children_reaching(s, self.r, self._won_index, self.look_ahead, self._acts, self._hashes, self._reach))
         out = []
         for c in range(n):
             a, h, reach = int(self._acts[c]), int(self._hashes[c]), int(self._reach[c])
