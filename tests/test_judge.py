@@ -137,3 +137,34 @@ def test_a_judge_reuses_what_it_proved():
     assert [j.verdict for j in first] == [j.verdict for j in second]
     assert judge.stats.by_how["search"] == asked  # the second time, nothing is searched: wins are known, losses too
     judge.free()
+
+
+@pytest.mark.parametrize("slug", ["streets-and-alleys", "sc@PySol", "streets-and-alleys@supermoves", "castles-end", "chessboard"])
+def test_a_walk_hashes_each_line_as_a_hash_from_scratch_does(slug):
+    """The walk keeps its pile keys as moves are made and taken back (sequence moves, reserves and the foundations'
+    bases included): at every line, and after the walk, its hash is the canonical hash computed from the cards."""
+    from sim.kernels import legal as L
+    from sim.kernels import lines as W
+
+    game = Game(slug)
+    r = game.rules_array
+    scratch = np.empty(L.SCRATCH_SIZE, np.int64)
+    rng = np.random.default_rng(3)
+    lines = 0
+    for deal in range(1, 4):
+        state = game.deal(deal)
+        for _ in range(12):  # walks from a few positions along a random game, foundations filling
+            s = state.array.copy()
+            w = W.walk(3)
+            W.begin(s, r, w, scratch)
+            n = W.step(s, r, w, scratch, False)
+            while n > 0:
+                assert W.walk_hash(s, w) == H.position_hash(s, r)
+                lines += 1
+                n = W.step(s, r, w, scratch, n < 3)
+            assert np.array_equal(s, state.array)
+            moves = list(state.legal_moves)
+            if not moves:
+                break
+            state.push(moves[rng.integers(len(moves))])
+    assert lines > 100
