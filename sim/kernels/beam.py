@@ -21,7 +21,7 @@ from .home_first import forced, line_value, score
 from .seen import key, seen, slot
 
 # the beam's slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
-P_WIDTH = 8  #: positions kept per layer by the first beam (the slot of lookahead's ``width``: one name, one slot)
+P_WIDTH = 8  #: positions kept per layer by the first beam; greedy's and lookahead's ``width`` too (one name, one slot)
 P_GROW = 16  #: width factor between restarts (1: none)
 P_PATIENCE = 17  #: layers without a new card home before a beam stops
 P_SPREAD = 20  #: children of one position kept in a layer at most (0: any number)

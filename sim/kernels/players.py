@@ -21,6 +21,7 @@ from numba import njit
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
 from ..core.rules import MAX_PILES
 from .apply_undo import apply, undo
+from .beam import P_WIDTH
 from .hashing import PH_SIZE, apply_keyed, undo_keyed
 from .legal import SCRATCH_SIZE, foundation_accepts, legal_actions, pile_accepts
 from .evaluate import choose_target_bases, evaluate, random_target_bases
@@ -40,7 +41,7 @@ MAX_SEARCH_DEPTH = 8
 # these players' slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
 W_WRAP = 6  #: strategist: bonus for a move putting a King on an Ace
 P_DEPTH = 7  #: greedy, lookahead: plies searched (1 = one-move greedy)
-P_WIDTH = 8  #: greedy, lookahead: children expanded per searched node by static score (0 = all); the beam reads it too
+# P_WIDTH (imported): greedy, lookahead: children expanded per searched node by static score (0 = all)
 P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
 P_CHOOSE_BASE = 10  #: every player but random (the planners too): how the base rank is chosen (``BASE_*`` below)
 P_EVEN = 19  #: strategist: 1 bank evenly (only safe cards go home at once), 0 every card home as soon as it can go
