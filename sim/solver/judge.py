@@ -106,7 +106,7 @@ class Judge:
         for m in moves:
             A.apply(s, self.r, m.action)
             self.won.add(self.hash(s))
-        self._won_index = L.position_index(np.fromiter(self.won, np.uint64, len(self.won)))  # membership: no order needed
+        self._won_index = L.position_index(np.fromiter(self.won, np.uint64, len(self.won)))  # membership only
 
     # ---- questions -------------------------------------------------------------------------------------------
 
