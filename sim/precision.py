@@ -13,12 +13,20 @@ How, and why so:
    interval looks narrow enough would make it too narrow (optional stopping breaks coverage). A fixed size from an
    internal pilot keeps the 95% interval valid (Wittes and Brittain, *Statistics in Medicine* 9, 1990); a confidence
    sequence would allow stopping at any time, at the price of wider intervals throughout.
-3. **A CPU cap** (``cpu_hours``) stops the run early if it is spent: the interval is then that of the deals played,
+3. **The unknowns solved again** (``settle``, on by default): a deal unknown at the full budget counts both ways,
+   so half the unknown share is a floor under the half-width that no number of deals lowers (in Streets and Alleys
+   about 0.19 points at 200 million positions). The pilot's unknowns are solved again deeper (the player
+   ``settle``, a billion positions) before the design is made, which measures what share of them that settles and
+   what it costs; the design then counts on that share (shrunk: ``k`` settled of ``n`` counts as ``k / (n + 1)``,
+   so a pilot with few unknowns does not promise more than it saw), and its cost is in Neyman's allocation. After
+   the main run every unknown it left is solved again the same way. Every unknown is taken, whatever it is (a
+   fourth phase at rate 1), so the estimator is unchanged (:mod:`sim.study.unknowns`).
+4. **A CPU cap** (``cpu_hours``) stops the run early if it is spent: the interval is then that of the deals played,
    wider than asked, and the command says so.
 
 The design is written to ``_design.json`` in the results folder before the main run starts, and read back on a
 rerun: an interrupted run resumes with the design unchanged. The pilot and the main run are two datasets of the
-folder (``pilot/`` and ``main/``), which ``castle summary`` and ``castle report`` read as one folder of datasets,
+folder (``pilot/``, ``main-GAME/`` and ``settled/``), which ``castle summary`` and ``castle report`` read as one folder of datasets,
 joined as strata of deals (:mod:`analysis.designs`).
 """
 
@@ -54,6 +62,8 @@ class Phases:
     c1: float  #: CPU seconds of the first phase, a deal
     c2: float  #: of the middle phase, a deal reaching it
     c3: float  #: of the last phase, a deal reaching it
+    again: float = 0.0  #: share of the unknowns at the full budget that solving them again settles (planned; 0: none)
+    c4: float = 0.0  #: CPU seconds of solving one unknown again
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,8 @@ class Design:
     per_deal_variance: float
     cpu_per_deal: float
     predicted_cpu_hours: float
+    settle: str = ""  #: the player that solves the unknowns again after the run ("": none)
+    solved_again: float = 0.0  #: the share of the unknowns that is planned to settle
 
 
 def check_halfwidth(halfwidth: float) -> None:
@@ -77,8 +89,10 @@ def check_halfwidth(halfwidth: float) -> None:
                             got=f"{halfwidth:g}")
 
 
-def measure(rows, first: int, middle: int) -> Phases:
-    """Each phase's shares and costs, from pilot rows played with rates 1 (every unsettled deal went on)."""
+def measure(rows, first: int, middle: int, again=None, settle_nodes: int = 0) -> Phases:
+    """Each phase's shares and costs, from pilot rows played with rates 1 (every unsettled deal went on); with
+    ``again`` (the ``settle`` rows of the pilot's unknowns, solved again with at most ``settle_nodes`` positions), the
+    share of them that settles and its cost."""
     result = rows.result.astype(str).to_numpy()
     phase = rows.phase.to_numpy(int)
     nodes = rows.nodes.to_numpy(np.float64)
@@ -94,12 +108,25 @@ def measure(rows, first: int, middle: int) -> Phases:
     q1 = went2.mean()
     q2 = went3[went2].mean() if middle and went2.any() else 0.0
     last = went3 if middle else went2
+    share, c4 = (0.0, 0.0) if again is None else _solved_again(rows.deal[result == "unknown"], again, settle_nodes * per_node)
     return Phases(p=float(won.mean()), unknown=float((result == "unknown").mean()), q1=float(q1),
                   r1=float(won[went2].mean()) if went2.any() else 0.0, q2=float(q2),
                   r2=float(won[last].mean()) if last.any() else 0.0,
                   c1=float(spent1.mean() * per_node),
                   c2=float(spent2[went2].mean() * per_node) if middle and went2.any() else 0.0,
-                  c3=float(spent3[last].mean() * per_node) if last.any() else 0.0)
+                  c3=float(spent3[last].mean() * per_node) if last.any() else 0.0,
+                  again=share, c4=c4)
+
+
+def _solved_again(unknown, again, most: float) -> tuple[float, float]:
+    """(planned share settled, CPU s a deal) of solving the pilot's ``unknown`` deals again (``again``: their rows).
+    The share is shrunk, ``k`` of ``n`` counting as ``k / (n + 1)``; with none to measure the cost is ``most``, the
+    settle budget at the pilot's CPU per position."""
+    deals = set(int(d) for d in unknown)
+    mine = again[again.deal.astype(int).isin(deals)]
+    settled = int(mine.result.astype(str).isin(("won", "lost")).sum())
+    cost = float(mine.cpu_us.mean()) / 1e6 if len(mine) else most
+    return settled / (len(deals) + 1), cost
 
 
 def variance_cost(m: Phases, rate: float, rate2: float, middle: bool) -> tuple[float, float]:
@@ -112,7 +139,8 @@ def variance_cost(m: Phases, rate: float, rate2: float, middle: bool) -> tuple[f
     else:
         nv = base + m.q1 * v1 * (1 / rate - 1)
         cost = m.c1 + m.q1 * rate * m.c3
-    return nv, cost
+    # an unknown is found only on a deal that reached the last phase, and each is solved again
+    return nv, cost + m.unknown * rate * (rate2 if middle else 1.0) * m.c4
 
 
 def allocate(m: Phases, middle: bool) -> tuple[float, float]:
@@ -133,15 +161,20 @@ DEEPEST = 30
 MIN_RATE = 0.05
 
 
-def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool) -> Design:
-    """The design reaching ±``halfwidth`` points (the unknowns' spread included); an error if the unknowns alone
-    are wider. Rates are Neyman's, but never below :data:`MIN_RATE`, and raised until the deepest subsample
-    expects :data:`DEEPEST` deals."""
-    sampling = halfwidth / 100 - m.unknown / 2
+def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settle: str = "") -> Design:
+    """The design reaching ±``halfwidth`` points (the unknowns' spread included, less the share ``settle`` is planned
+    to solve again); an error if the unknowns alone are wider. Rates are Neyman's, but never below :data:`MIN_RATE`,
+    and raised until the deepest subsample expects :data:`DEEPEST` deals."""
+    again = m.again if settle else 0.0
+    left = m.unknown * (1 - again)
+    sampling = halfwidth / 100 - left / 2
     if sampling <= 0:
+        how = (f"even with {100 * again:.0f}% of them solved again, as the pilot's were" if settle
+               else "raise the solver's budget, ask for less, or solve them again ({settle})")
         raise ArgumentError("{game}: the unknowns alone (counted both ways, {share}% of the pilot's deals) are wider than "
-                            "±{asked} points; raise the solver's budget, ask for less, or solve the run's unknowns again "
-                            "deeper after it ({unknowns_of})", game=game, share=f"{100 * m.unknown:.2f}", asked=f"{halfwidth:g}")
+                            "±{asked} points, " + how, game=game, share=f"{100 * m.unknown:.2f}", asked=f"{halfwidth:g}")
+    if not settle:
+        m = replace(m, c4=0.0)
     rate, rate2 = (max(MIN_RATE, x) for x in allocate(m, middle))
     while True:
         nv, cost = variance_cost(m, rate, rate2, middle)
@@ -153,7 +186,7 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool) -> De
             rate2 = min(1.0, rate2 * 1.25)
         else:
             rate = min(1.0, rate * 1.25)
-    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600)
+    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again)
 
 
 def pilot_choice(choice):
@@ -178,9 +211,31 @@ def write_design(out: Path, designs: list[Design], exp: Experiment, cpu_hours: f
     tmp.replace(out / DESIGN)
 
 
+def settle_choice(text: str | bool | None):
+    """The player that solves the unknowns again (``settle``, with its parameters), or None for ``none``/empty."""
+    from .players.registry import parse_player
+
+    if text is True:
+        text = "settle"
+    if text is None or text is False:
+        return None
+    if not isinstance(text, str):
+        raise ArgumentError("{settle} must name the player settle (with its parameters) or none, got {got}", got=repr(text))
+    if text.strip().lower() in ("", "none", "off", "false"):
+        return None
+    try:
+        choice = parse_player(text.strip())
+    except ValueError as e:
+        raise ArgumentError("{settle}: {problem}", problem=str(e)) from None
+    if choice.name != "settle":
+        raise ArgumentError("{settle} solves the unknowns again with the player settle (or none), got {got}", got=repr(text))
+    return choice
+
+
 def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: float | None = None, pilot: int = PILOT_DEALS,
-                     say=print, **run_args):
-    """Pilot, design, then the fixed number of deals of each game (see the module's docstring); the summaries."""
+                     settle: str | None = "settle", say=print, **run_args):
+    """Pilot (its unknowns solved again), design, the fixed number of deals of each game, then every unknown they left
+    solved again (see the module's docstring); the summaries."""
     from .study.runner import run
 
     check_halfwidth(halfwidth)
@@ -192,6 +247,7 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
                             "(play it without {halfwidth})", wrong=", ".join(wrong))
     if pilot < 100:
         raise ArgumentError("{pilot} must be at least 100 deals, got {got}", got=pilot)
+    again = settle_choice(settle)
     out = Path(out)
     designs = read_design(out)
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),
@@ -201,29 +257,109 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
         from analysis.load import load_results
 
         rows = load_results(out / "pilot")
+        settled = None
+        if again is not None:
+            summaries.append(_settle(run, exp, again, out, [out / "pilot"], None, say, **run_args))
+            settled = load_results(out / SETTLED) if (out / SETTLED).is_dir() else rows.iloc[:0]
         designs = []
         for rules in exp.games:
             for choice in exp.players:
                 g = rows[(rows.game == rules.full_slug)]
-                m = measure(g, int(choice.params["first"]), int(choice.params["middle"]))
-                designs.append(plan(m, rules.full_slug, halfwidth, exp.first + pilot, bool(choice.params["middle"])))
+                s = None if settled is None else settled[settled.game == rules.full_slug]
+                m = measure(g, int(choice.params["first"]), int(choice.params["middle"]), s,
+                            int(again.params["budget_nodes"]) if again is not None else 0)
+                designs.append(plan(m, rules.full_slug, halfwidth, exp.first + pilot, bool(choice.params["middle"]),
+                                    again.label if again is not None else ""))
         write_design(out, designs, exp, cpu_hours)
     for d in designs:
-        say(f"castle run: {d.game}: rates {d.rate:.2f} / {d.rate2:.2f}, {d.deals:,} deals after the pilot's "
+        solved = f", {100 * d.solved_again:.0f}% of its unknowns planned to be solved again" if d.settle else ""
+        say(f"castle run: {d.game}: rates {d.rate:.2f} / {d.rate2:.2f}, {d.deals:,} deals after the pilot's{solved} "
             f"(predicted ±{d.halfwidth:g} points, {d.predicted_cpu_hours:.2g} CPU-hours)")
-    spent = sum(s.seconds for s in summaries) / 3600
     for d, rules in zip(designs, [r for r in exp.games for _ in exp.players]):
         choice = exp.players[0]
         main = replace(exp, name=f"{exp.name}-main-{rules.slug}", games=(rules,),
                        players=(choose_player(choice.name, {**choice.params, "rate": d.rate, "rate2": d.rate2}),),
                        first=d.first, end=d.first + d.deals)
-        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out / "pilot", cpu_hours, spent, say, **run_args))
+        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out, cpu_hours, say, **run_args))
+    planned = next((d.settle for d in designs if d.settle), "")
+    if planned:  # the design's own settle player, whatever this call asked: a resumed run keeps its design
+        summaries.append(_settle(run, exp, settle_choice(planned), out, [out], cpu_hours, say, **run_args))
+    _say_interval(out, exp, designs, say)
     return summaries
 
 
-def _capped(run, exp: Experiment, out: Path, pilot: Path, cpu_hours: float | None, spent: float, say, **run_args):
+#: where a run to a half-width keeps the verdicts of its unknowns solved again
+SETTLED = "settled"
+
+
+def _cpu_hours(out: Path) -> float:
+    """CPU spent so far by every dataset in ``out`` (the rows' own CPU)."""
+    from analysis.load import ResultsError, load_results
+
+    try:
+        return float(load_results(out, columns=["cpu_us"]).cpu_us.sum()) / 3.6e9
+    except ResultsError:
+        return 0.0
+
+
+def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_hours: float | None, say, **run_args):
+    """Solve the deals ``folders``' exact runs left unknown again with ``choice``, into ``out/settled``, a few at a time
+    so the CPU cap is looked at between them; the last run's summary (None if there were none)."""
+    from .study.experiment import unknowns_experiment
+
+    whole = unknowns_experiment([str(f) for f in folders], replace(exp, name=f"{exp.name}-settled", players=(choice,)))
+    done = _verdicts(out / SETTLED)
+    listed = [(g, d) for g, deals in whole.only for d in deals if (g, d) not in done]
+    if not listed:
+        return None
+    say(f"castle run: {len(listed):,} deals left unknown at the full budget, to be solved again with {choice.label}")
+    step, summary = max(1, int(run_args.get("jobs", 1))), None
+    for k in range(0, len(listed), step):
+        if cpu_hours is not None and _cpu_hours(out) >= cpu_hours:
+            say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: {len(listed) - k:,} unknowns not solved again")
+            break
+        block = listed[k:k + step]
+        only = tuple((g, tuple(d for h, d in block if h == g)) for g, _ in whole.only)
+        summary = run(replace(whole, only=only, first=min(d for _, d in block), end=max(d for _, d in block) + 1),
+                      out / SETTLED, **{**run_args, "progress": False})
+        found = _verdicts(out / SETTLED)
+        say(f"castle run: {k + len(block):,} of {len(listed):,} solved again: "
+            + ", ".join(f"{g} {d} {found.get((g, d), 'unknown')}" for g, d in block))
+    return summary
+
+
+def _verdicts(folder: Path) -> dict[tuple[str, int], str]:
+    """The verdict of each (game, deal) solved again in ``folder`` (none if it holds none yet)."""
+    from analysis.load import ResultsError, load_results
+
+    try:
+        rows = load_results(folder, columns=["game", "deal", "result"])
+    except ResultsError:
+        return {}
+    return {(str(g), int(d)): str(r) for g, d, r in rows[["game", "deal", "result"]].itertuples(index=False, name=None)}
+
+
+def _say_interval(out: Path, exp: Experiment, designs: list[Design], say) -> None:
+    """Each game's interval with every dataset of the run joined, against the half-width asked."""
+    from analysis.designs import perfect_play
+    from analysis.load import ResultsError, load_results
+
+    try:
+        rows = load_results(out)
+    except ResultsError:
+        return
+    for d in designs:
+        e = perfect_play(rows[rows.game == d.game], d.game)
+        if e is None:
+            continue
+        verdict = "as asked" if 100 * e.half_width <= d.halfwidth + 1e-9 else "wider than asked"
+        say(f"castle run: {d.game}: {100 * e.estimate:.2f}% [{100 * e.lo:.2f}, {100 * e.hi:.2f}] (±{100 * e.half_width:.2f} "
+            f"points, {verdict}: ±{d.halfwidth:g}) on {e.deals:,} deals" + (f", {e.again:,} unknowns solved again" if e.again else ""))
+
+
+def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | None, say, **run_args):
     """Run ``exp`` in blocks of chunks, saying the interval so far (the pilot's deals joined) after each, until its
-    end or the CPU cap."""
+    end or the CPU cap (spent by every dataset in ``whole``)."""
     import pandas as pd
 
     from analysis.designs import perfect_play
@@ -237,13 +373,13 @@ def _capped(run, exp: Experiment, out: Path, pilot: Path, cpu_hours: float | Non
         try:
             rows = load_results(out)
             game = exp.games[0].full_slug
-            both = pd.concat([rows, load_results(pilot, games=[game])], ignore_index=True)
+            both = pd.concat([rows, load_results(whole / "pilot", games=[game])], ignore_index=True)
             e = perfect_play(both, game)
-            cpu = rows.cpu_us.sum() / 3.6e9
-            left = "" if cpu_hours is None else f", {max(cpu_hours - spent - cpu, 0):.1f} of {cpu_hours:g} CPU-hours left"
+            spent = _cpu_hours(whole)
+            left = "" if cpu_hours is None else f", {max(cpu_hours - spent, 0):.1f} of {cpu_hours:g} CPU-hours left"
             say(f"castle run: {exp.games[0].slug}: {len(rows):,} of {exp.end - exp.first:,} deals, with the pilot's "
                 f"{100 * e.estimate:.2f}% [{100 * e.lo:.2f}, {100 * e.hi:.2f}] (±{100 * e.half_width:.2f}) so far{left}")
-            if cpu_hours is not None and spent + cpu >= cpu_hours:
+            if cpu_hours is not None and spent >= cpu_hours:
                 say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: the interval is that of the deals played, "
                     "wider than asked")
                 break

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from sim.study.experiment import ExperimentError
-from sim.precision import DESIGN, Phases, allocate, plan, variance_cost
+import pandas as pd
+
+from sim.precision import DESIGN, Phases, allocate, measure, plan, variance_cost
 
 STREETS_LIKE = Phases(p=0.51, unknown=0.002, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
 
@@ -32,6 +35,38 @@ def test_the_plan_reaches_the_halfwidth_with_the_unknowns_spread_included():
         plan(STREETS_LIKE, "streets-and-alleys", 0.05, 10_000, True)
 
 
+def test_solving_the_unknowns_again_lowers_the_floor_the_plan_counts_on_and_costs_what_it_measured():
+    wide = Phases(**{**STREETS_LIKE.__dict__, "unknown": 0.005})  # a floor of ±0.25 points
+    with pytest.raises(ExperimentError, match="--settle|settle"):
+        plan(wide, "streets-and-alleys", 0.2, 10_000, True)
+    settled = Phases(**{**wide.__dict__, "again": 0.6, "c4": 900.0})
+    d = plan(settled, "streets-and-alleys", 0.2, 10_000, True, "settle")
+    nv, cost = variance_cost(settled, d.rate, d.rate2, True)
+    assert d.settle == "settle" and d.solved_again == 0.6
+    assert 1.96 * (nv / d.deals) ** 0.5 + 0.005 * 0.4 / 2 <= 0.002 * 1.0001  # the floor left after solving again
+    without, _ = variance_cost(Phases(**{**settled.__dict__, "c4": 0.0}), d.rate, d.rate2, True)[1], None
+    assert cost == pytest.approx(without + 0.005 * d.rate * d.rate2 * 900.0)  # each unknown found is solved again
+    with pytest.raises(ExperimentError, match="even with 60%"):
+        plan(settled, "streets-and-alleys", 0.05, 10_000, True, "settle")
+
+
+def _pilot_rows(results):
+    n = len(results)
+    return pd.DataFrame({"deal": range(n), "result": results, "phase": [3 if r != "lost" else 1 for r in results],
+                         "nodes": [300 if r != "lost" else 5 for r in results], "cpu_us": [3000 if r != "lost" else 50 for r in results]})
+
+
+def test_the_pilots_unknowns_solved_again_give_a_shrunk_share_and_their_cost():
+    rows = _pilot_rows(["lost"] * 90 + ["won"] * 6 + ["unknown"] * 4)  # deals 96-99 unknown
+    again = pd.DataFrame({"deal": [96, 97, 98, 99, 5], "result": ["won", "lost", "won", "unknown", "won"],
+                          "cpu_us": [2e6, 4e6, 6e6, 8e6, 1e9]})  # deal 5 was not one of them: not counted
+    m = measure(rows, 10, 100, again, 1_000_000)
+    assert m.unknown == 0.04 and m.again == pytest.approx(3 / 5) and m.c4 == pytest.approx(5.0)
+    none = measure(rows, 10, 100, again.iloc[:0], 1_000_000)  # nothing measured: the settle budget at the pilot's pace
+    assert none.again == 0 and none.c4 == pytest.approx(1_000_000 * rows.cpu_us.sum() / 1e6 / rows.nodes.sum())
+    assert measure(rows, 10, 100).again == 0 and measure(rows, 10, 100).c4 == 0
+
+
 def _castle(*args, cwd):
     return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True, text=True, cwd=cwd)
 
@@ -41,6 +76,9 @@ def _castle(*args, cwd):
     (["--halfwidth", "1", "--player", "greedy"], "cannot settle a deal"),
     (["--halfwidth", "1", "--cpu-hours", "0"], "--cpu-hours"),
     (["--cpu-hours", "1"], "go with --halfwidth"),
+    (["--settle", "none"], "go with --halfwidth"),
+    (["--halfwidth", "1", "--settle", "solver"], "with the player settle"),
+    (["--halfwidth", "1", "--settle", "settle:depth=3"], "no parameter 'depth'"),
 ])
 def test_a_halfwidth_that_cannot_be_is_one_line_and_exit_2(tmp_path, args, words):
     base = ["run", "--game", "beleaguered-castle", "--out", str(tmp_path / "out")]
@@ -59,16 +97,26 @@ def test_a_halfwidth_without_a_player_plays_the_solver_in_phases(tmp_path):
 
 
 def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
+    # 200,000 positions leave several of the pilot's 100 deals unknown; 3 million settle them
     args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
-            "--deal-range", "100:100000", "--halfwidth", "12", "--pilot", "100", "--out", str(tmp_path / "out")]
+            "--deal-range", "100:100000", "--halfwidth", "12", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
+            "--out", str(tmp_path / "out")]
     r = _castle(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     design = json.loads((tmp_path / "out" / DESIGN).read_text())
     d = design["designs"][0]
     assert d["first"] == 200 and d["deals"] >= 1 and 0 < d["rate"] <= 1
+    assert d["settle"] == "settle:budget_nodes=3000000" and 0 < d["solved_again"] < 1
+    assert "solved again" in r.stderr and (tmp_path / "out" / "settled").is_dir()
     (tmp_path / "out" / DESIGN).write_text(json.dumps({**design, "designs": [{**d, "deals": d["deals"] + 5}]}))
-    again = _castle(*args, cwd=tmp_path)  # resumes: the design on disk stands, and 5 more deals are played
+    again = _castle(*args[:-4], *args[-2:], cwd=tmp_path)  # resumes: the design on disk stands (its settle player too)
     assert again.returncode == 0 and "5 games played" in again.stdout, again.stdout + again.stderr
     summary = _castle("summary", str(tmp_path / "out"), "--json", cwd=tmp_path)
     perfect = [json.loads(x) for x in summary.stdout.splitlines() if '"perfect play"' in x]
     assert len(perfect) == 1 and perfect[0]["deals"] == 100 + d["deals"] + 5 and perfect[0]["lo"] <= perfect[0]["hi"]
+    assert perfect[0]["solved_again"] >= 1
+    shutil.copytree(tmp_path / "out", tmp_path / "unsettled", ignore=shutil.ignore_patterns("settled"))
+    unsettled = _castle("summary", str(tmp_path / "unsettled"), "--json", cwd=tmp_path)
+    before = [json.loads(x) for x in unsettled.stdout.splitlines() if '"perfect play"' in x][0]
+    assert before["deals"] == perfect[0]["deals"] and before["solved_again"] == 0
+    assert perfect[0]["hi"] - perfect[0]["lo"] < before["hi"] - before["lo"]  # fewer unknowns counted both ways

@@ -36,6 +36,9 @@ def run_cmd(
                                               "rates and a fixed number of deals (sim/precision.py)", show_default=False),
     cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
     pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
+    settle: Optional[str] = typer.Option(None, "--settle", help="with --halfwidth: the player that solves the deals left unknown "
+                                         "at the full budget again, the pilot's to plan and the run's after it, or none "
+                                         "[default: settle]", show_default=False),
     unknowns_of: Optional[List[Path]] = typer.Option(None, "--unknowns-of", help="play only the deals this results folder's exact "
                                                       "runs left unknown at their full budget (repeatable; player settle, the "
                                                       "default then, solves them again deeper)", show_default=False),
@@ -50,8 +53,8 @@ def run_cmd(
 
     if out is not None and experiments and len(experiments) > 1:
         raise UserError("--out names one results folder: give one experiment file with it")
-    if (cpu_hours is not None or pilot is not None) and halfwidth is None and not experiments:
-        raise UserError("--cpu-hours and --pilot go with --halfwidth")
+    if (cpu_hours is not None or pilot is not None or settle is not None) and halfwidth is None and not experiments:
+        raise UserError("--cpu-hours, --pilot and --settle go with --halfwidth")
     if halfwidth is not None and not experiments and not player:
         player = ["phased"]  # the one player a design can be made of: no need to name it
     if unknowns_of and halfwidth is not None:
@@ -66,7 +69,7 @@ def run_cmd(
         built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
                        from_file=bool(experiments)) for t in tables]
         targets = [out or (Path(exp.out) if exp.out else DATA_DIR / exp.name) for exp in built]
-        _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [])
+        _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [], settle)
         for exp, asked, target in zip(built, precision, targets):
             h = halfwidth if halfwidth is not None else asked.get("halfwidth")
             if h is None:
@@ -74,8 +77,10 @@ def run_cmd(
                 continue
             from ..precision import PILOT_DEALS, run_to_halfwidth
 
+            asked_settle = settle if settle is not None else asked.get("settle", "settle")
             for summary in run_to_halfwidth(exp, target, float(h), cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
                                             int(pilot if pilot is not None else asked.get("pilot", PILOT_DEALS)),
+                                            asked_settle,
                                             say=lambda line: typer.echo(line, err=True), jobs=jobs, backend=backend,
                                             scheduler=scheduler, progress=progress):
                 if summary is not None:
@@ -87,7 +92,7 @@ def run_cmd(
 
 #: how ``castle run`` names the runner's arguments in its messages: by its flags (the runner names them in its words)
 FLAGS = {"jobs": "--jobs", "scheduler": "--scheduler", "dask": "--backend dask", "out": "--out", "halfwidth": "--halfwidth",
-         "cpu_hours": "--cpu-hours", "pilot": "--pilot", "deals": "--deals", "deal_range": "--deal-range",
+         "cpu_hours": "--cpu-hours", "pilot": "--pilot", "settle": "--settle", "deals": "--deals", "deal_range": "--deal-range",
          "unknowns_of": "--unknowns-of"}
 
 
@@ -99,10 +104,10 @@ def _flagged(error: Exception) -> str:
 
 
 #: the experiment file's fields that ask for a precision instead of a deal range (they are not part of its identity)
-PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot")
+PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot", "settle")
 
 
-def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) -> None:
+def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, settle=None) -> None:
     """Every experiment of the call checked against its results folder, and against the others, before any is played:
     a bad second file must not stop a call half done."""
     from ..kernels.legal import ENGINE_VERSION
@@ -114,8 +119,15 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files) ->
     for k, (exp, target, asked) in enumerate(zip(built, targets, precision)):
         where = f"{files[k]}: " if len(files) > 1 else ""
         h = halfwidth if halfwidth is not None else asked.get("halfwidth")
-        if h is None and (cpu_hours is not None or pilot is not None or asked):
-            raise UserError(f"{where}--cpu-hours and --pilot (cpu_hours, pilot) go with --halfwidth (halfwidth)")
+        if h is None and (cpu_hours is not None or pilot is not None or settle is not None or asked):
+            raise UserError(f"{where}--cpu-hours, --pilot and --settle (cpu_hours, pilot, settle) go with --halfwidth (halfwidth)")
+        if h is not None:
+            from ..precision import settle_choice
+
+            try:
+                settle_choice(settle if settle is not None else asked.get("settle", "settle"))
+            except ExperimentError as e:
+                raise UserError(f"{where}{_flagged(e)}") from None
         if h is not None and exp.unknowns_of:
             raise UserError(f"{where}unknowns_of plays the deals a run left unknown, not a design: it does not go with "
                             "--halfwidth (halfwidth)")

@@ -21,6 +21,7 @@ NAMES = {
     "deals": "the deal count",
     "deal_range": "a deal range",
     "unknowns_of": "unknowns_of",
+    "settle": "settle",
 }
 
 

@@ -289,11 +289,11 @@ def build(
         _text(out, "out")
     description = _text(data.get("description", ""), "description")
     if "unknowns_of" in data:
-        return _unknowns_experiment(data["unknowns_of"], Experiment(name, rules, tuple(choices), seed, 0, 0, chunk, description, out))
+        return unknowns_experiment(data["unknowns_of"], Experiment(name, rules, tuple(choices), seed, 0, 0, chunk, description, out))
     return Experiment(name, rules, tuple(choices), seed, first, end, chunk, description, out)
 
 
-def _unknowns_experiment(folders: Any, exp: Experiment) -> Experiment:
+def unknowns_experiment(folders: Any, exp: Experiment) -> Experiment:
     """``exp`` playing the deals ``folders``' exact runs left unknown (:mod:`.unknowns`)."""
     from .unknowns import unknown_deals
 
