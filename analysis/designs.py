@@ -104,6 +104,16 @@ class Estimate:
         """CPU-hours this design would need for a sampling half-width of ``half_width`` (the unknowns' spread aside)."""
         return self.per_deal * self.cpu_per_deal / (half_width / Z) ** 2 / 3600
 
+    def cpu_hours_whole(self, half_width: float = SOLVITAIRE_HALF_WIDTH, settled: float = 0.0,
+                        settle_cpu: float = 0.0) -> float:
+        """CPU-hours this design would need for a whole interval of ±``half_width``: the sampling part and the unknowns'
+        spread (half their share, less the share ``settled`` that solving them again settles, at ``settle_cpu`` more
+        CPU seconds for each deal played); infinite if the unknowns alone are wider."""
+        sampling = half_width - self.unknown * (1 - settled) / 2
+        if sampling <= 0:
+            return math.inf
+        return self.per_deal * (Z / sampling) ** 2 * (self.cpu_per_deal + settle_cpu) / 3600
+
     def to_json(self) -> str:
         """The fields ``castle summary --json`` prints: game, player, design, estimate, lo, hi, deals, cpu_seconds, and
         solved_again (deals unknown at the full budget solved again deeper)."""
@@ -314,6 +324,18 @@ def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataF
     if "cpu_us" in out.columns:
         out["cpu_us"] = out.cpu_us.astype("int64").to_numpy() + extra.to_numpy()
     return out, int(hit.sum()), int(extra.sum())
+
+
+def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame) -> tuple[float, float | None]:
+    """CPU-hours ``e``'s design (its rows ``runs``) would need for Solvitaire's ±0.186 points in the whole interval,
+    with each unknown it leaves solved again at the share and the CPU the ``settle`` rows ``again`` measured so far;
+    and that share (None: nothing solved again yet, so none counted on)."""
+    if again.empty:
+        return e.cpu_hours_whole(), None
+    settled = float(again.result.astype(str).isin(("won", "lost")).mean())
+    left = runs["left"].fillna(False).astype(bool) if "left" in runs.columns else False
+    unknowns = float((runs.result.astype(str).eq("unknown") & ~left).mean())  # a deal's chance to need solving again
+    return e.cpu_hours_whole(settled=settled, settle_cpu=unknowns * float(again.cpu_us.mean()) / 1e6), settled
 
 
 def _base(player) -> str:

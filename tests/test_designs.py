@@ -16,7 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.designs import Estimate, Z, combine, estimate, perfect_play, phased_interval, phased_mean, plain
+from analysis.designs import (Estimate, Z, combine, estimate, perfect_play, phased_interval, phased_mean, plain,
+                              whole_interval_hours)
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "published" / "winnability-streets-beleaguered"
 
@@ -130,3 +131,18 @@ def test_perfect_play_joins_the_plain_runs_and_adds_the_phased_deals_they_did_no
     e = perfect_play(pd.concat([plain_rows, rows], ignore_index=True), "g")
     assert e.deals == 250 and e.design == "plain + two-phase"
     assert math.isclose(e.estimate, (60 + 75) / 250)  # the fresh deals 100-249: every other one won
+
+
+def test_the_whole_intervals_cost_counts_the_unknowns_floor_and_what_solving_them_again_costs():
+    # 0.3% unknown (a floor of ±0.15 points), variance 0.5 a deal, 0.1 CPU-s a deal
+    e = Estimate("g", "phased", "three-phase", 0.5, 0.49, 0.51, 1000, 1000, 100.0, 0.5 / 1000, 0.003)
+    alone = e.cpu_hours_whole()
+    assert alone == pytest.approx(0.5 * (Z / (0.00186 - 0.0015)) ** 2 * 0.1 / 3600)
+    assert alone > e.cpu_hours_to()  # the sampling part alone is cheaper
+    assert math.isinf(Estimate(**{**e.__dict__, "unknown": 0.004}).cpu_hours_whole())  # ±0.2 of unknowns: beyond ±0.186
+    runs = pd.DataFrame({"result": ["won"] * 997 + ["unknown"] * 3, "left": [False] * 997 + [True, False, False]})
+    again = pd.DataFrame({"result": ["won", "unknown"], "cpu_us": [600e6, 1000e6]})  # half settle, 800 s each
+    hours, settled = whole_interval_hours(e, runs, again)
+    assert settled == 0.5
+    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.00075)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
+    assert whole_interval_hours(e, runs, again.iloc[:0]) == (alone, None)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ... import designs
@@ -19,15 +21,20 @@ def precision(r: Report) -> Section | None:
         if exact.empty or not exact.player.astype(str).str.startswith(designs.PHASED).any():
             continue
         used.append(exact)
-        runs = [designs.estimate(g, game, str(label)) for label, g in exact.groupby("player", observed=True)
+        again = exact[exact.player.astype(str).str.split(":").str[0] == designs.SETTLE]
+        runs = [(designs.estimate(g, game, str(label)), g) for label, g in exact.groupby("player", observed=True)
                 if not str(label).startswith(designs.SETTLE)]
-        for e in runs + [r.estimates[game]]:
+        for e, g in runs + [(r.estimates[game], None)]:
+            # the whole interval's cost: a phased design's unknowns solved again at the share measured so far
+            whole = (designs.whole_interval_hours(e, g, again if e.design != "plain" else again.iloc[:0])[0]
+                     if g is not None else math.nan)
             rows.append({"game": name(game), "run": r.name(e.player) if e.player != "perfect play" else "all runs combined",
                          "design": e.described, "deals": e.deals, "estimate": pct(e.estimate, 3),
                          "95% interval": interval(e.lo, e.hi, 3), "± points": f"{100 * e.half_width:.3f}",
                          "unknown share": pct(e.unknown, 3), "CPU-hours": f"{e.cpu_seconds / 3600:.2f}",
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
-                         "CPU-hours to ±0.186": f"{e.cpu_hours_to():,.1f}"})
+                         "CPU-hours to ±0.186": f"{e.cpu_hours_to():,.1f}",
+                         "whole interval": "" if math.isnan(whole) else "out of reach" if math.isinf(whole) else f"{whole:,.1f}"})
     if not rows:
         return None
     again = solved_again(pd.concat(used))
