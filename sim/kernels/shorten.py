@@ -30,6 +30,33 @@ def _line_hashes(s, r, actions, n, out):
         undo(s, r, tokens[i])
 
 
+#: the walk's table of the positions it has reached (slots; a power of two): a depth-3 walk from a position of
+#: Streets and Alleys reaches a few thousand
+SEEN_SLOTS = 1 << 15
+_PROBES = 32  #: a crowded table gives up on a position rather than search on (it is then walked again: still exact)
+
+
+@njit(cache=True, inline="always")
+def _reached_before(keys, lengths, stamps, stamp, h, length):
+    """Whether this walk (``stamp``) reached the position ``h`` before by a line no longer than ``length``; if not,
+    it is recorded as reached by ``length`` moves."""
+    mask = np.uint64(keys.shape[0] - 1)
+    k = h & mask
+    for _ in range(_PROBES):
+        if stamps[k] != stamp:
+            stamps[k] = stamp
+            keys[k] = h
+            lengths[k] = length
+            return False
+        if keys[k] == h:
+            if lengths[k] <= length:
+                return True
+            lengths[k] = length
+            return False
+        k = (k + np.uint64(1)) & mask
+    return False
+
+
 @njit(cache=True)
 def shorten(s, r, actions, n, depth, out):
     """A shorter winning line: from each position, jump to the furthest later position of the line within ``depth`` moves.
@@ -38,6 +65,10 @@ def shorten(s, r, actions, n, depth, out):
     a jump may land on the line with its piles in another order; the moves
     written to ``out`` are real moves from ``s`` (the caller replays them).
     Returns the new length (at most ``n``). ``s`` is left as it was.
+
+    Moves that commute reach one position by several lines (two moves in either order); a position the walk has
+    reached before by a line no longer is skipped with all the lines through it. That changes nothing: it lands where
+    it landed, no sooner, and the lines beyond it were walked from there, no shorter, so the line kept is the same.
     """
     hashes = np.empty(n + 1, np.uint64)
     _line_hashes(s, r, actions, n, hashes)
@@ -46,16 +77,24 @@ def shorten(s, r, actions, n, depth, out):
     scratch = np.empty(SCRATCH_SIZE, np.int64)
     w = walk(depth)
     best_seq = np.zeros(depth, np.int64)
+    keys = np.empty(SEEN_SLOTS, np.uint64)
+    lengths = np.empty(SEEN_SLOTS, np.int64)
+    stamps = np.zeros(SEEN_SLOTS, np.int64)
     i = 0
     m = 0
     while i < n:
         best_j = i
         best_len = 0
+        stamp = m + 1  # one walk's marks: a new walk starts at each position the new line reaches
         # every line of up to `depth` moves from cur: the one landing furthest along the line kept, the shortest of those
         begin(cur, r, w, scratch)
         length = step(cur, r, w, scratch, False)
         while length > 0:
-            j = find(index, walk_hash(cur, w))
+            h = walk_hash(cur, w)
+            if _reached_before(keys, lengths, stamps, stamp, h, length):
+                length = step(cur, r, w, scratch, False)
+                continue
+            j = find(index, h)
             if j > best_j or (j == best_j and j > i and length < best_len):
                 best_j = j
                 best_len = length
