@@ -120,3 +120,16 @@ def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
     before = [json.loads(x) for x in unsettled.stdout.splitlines() if '"perfect play"' in x][0]
     assert before["deals"] == perfect[0]["deals"] and before["solved_again"] == 0
     assert perfect[0]["hi"] - perfect[0]["lo"] < before["hi"] - before["lo"]  # fewer unknowns counted both ways
+
+
+def test_a_cpu_cap_spent_leaves_the_unknowns_of_the_main_run_unsolved_and_says_so(tmp_path):
+    args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
+            "--deal-range", "100:100000", "--halfwidth", "4", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
+            "--cpu-hours", "0.000001", "--out", str(tmp_path / "out")]
+    r = _castle(*args, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "CPU cap of 1e-06 hours is spent" in r.stderr and "wider than asked" in r.stderr, r.stderr
+    assert "unknowns not solved again" in r.stderr  # the pilot's were (its plan needs them); the main run's wait
+    design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
+    main = list((tmp_path / "out").glob("main-*/game=*/player=*/part-*.parquet"))
+    assert design["deals"] >= 400 and 0 < len(main) < design["deals"] / 50  # stopped after its first block
