@@ -81,6 +81,7 @@ class Design:
     predicted_cpu_hours: float
     settle: str = ""  #: the player that solves the unknowns again after the run ("": none)
     solved_again: float = 0.0  #: the share of the unknowns that is planned to settle
+    unknown: float = 0.0  #: the pilot's unknown share at the full budget
 
 
 def check_halfwidth(halfwidth: float) -> None:
@@ -186,7 +187,7 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settl
             rate2 = min(1.0, rate2 * 1.25)
         else:
             rate = min(1.0, rate * 1.25)
-    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again)
+    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again, m.unknown)
 
 
 def pilot_choice(choice):
@@ -272,7 +273,9 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
                                     again.label if again is not None else ""))
         write_design(out, designs, exp, cpu_hours)
     for d in designs:
-        solved = f", {100 * d.solved_again:.0f}% of its unknowns planned to be solved again" if d.settle else ""
+        solved = ("" if not d.settle else ", the pilot left no deal unknown" if not d.unknown
+                  else f", {100 * d.solved_again:.0f}% of its unknowns ({100 * d.unknown:.2f}% of the deals) planned to "
+                       "be settled by solving them again")
         say(f"castle run: {d.game}: rates {d.rate:.2f} / {d.rate2:.2f}, {d.deals:,} deals after the pilot's{solved} "
             f"(predicted ±{d.halfwidth:g} points, {d.predicted_cpu_hours:.2g} CPU-hours)")
     for d, rules in zip(designs, [r for r in exp.games for _ in exp.players]):
@@ -312,7 +315,8 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
     listed = [(g, d) for g, deals in whole.only for d in deals if (g, d) not in done]
     if not listed:
         return None
-    say(f"castle run: {len(listed):,} deals left unknown at the full budget, to be solved again with {choice.label}")
+    say(f"castle run: {len(listed):,} deals left unknown at the full budget, to be solved again with {choice.label} "
+        f"(up to {int(choice.params['budget_nodes']):,} positions each)")
     step, summary = max(1, int(run_args.get("jobs", 1))), None
     for k in range(0, len(listed), step):
         if cpu_hours is not None and _cpu_hours(out) >= cpu_hours:
