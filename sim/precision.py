@@ -170,7 +170,8 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settl
     left = m.unknown * (1 - again)
     sampling = halfwidth / 100 - left / 2
     if sampling <= 0:
-        how = (f"even with {100 * again:.0f}% of them solved again, as the pilot's were" if settle
+        how = (f"even with {100 * again:.0f}% of them settled by solving them again, as the pilot's were: ask for less "
+               "or raise the solver's budget" if settle
                else "raise the solver's budget, ask for less, or solve them again ({settle})")
         raise ArgumentError("{game}: the unknowns alone (counted both ways, {share}% of the pilot's deals) are wider than "
                             "±{asked} points, " + how, game=game, share=f"{100 * m.unknown:.2f}", asked=f"{halfwidth:g}")
