@@ -133,3 +133,11 @@ def test_a_cpu_cap_spent_leaves_the_unknowns_of_the_main_run_unsolved_and_says_s
     design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
     main = list((tmp_path / "out").glob("main-*/game=*/player=*/part-*.parquet"))
     assert design["deals"] >= 400 and 0 < len(main) < design["deals"] / 50  # stopped after its first block
+
+
+def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "e.toml").write_text('name = "x"\ngames = ["beleaguered-castle"]\ndeal_range = "100:200"\nhalfwidth = 5\nsettle = 5\n'
+                                     '[[players]]\nname = "phased"\n')
+    r = _castle("run", str(tmp_path / "e.toml"), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert r.returncode == 2 and "settle" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "out").exists()
