@@ -55,7 +55,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .stats import is_solver, rate_interval
+from .stats import is_solver, player_name, rate_interval, rows_of
 
 Z = 1.959963984540054  #: the normal quantile of a 95% interval
 PHASED = "phased"
@@ -130,7 +130,7 @@ class Estimate:
 def design_of(rows: pd.DataFrame) -> str:
     """The design a player's rows were played in: ``plain``, or ``two-phase`` / ``three-phase`` (the phased player)."""
     label = str(rows.player.iloc[0])
-    if label.split(":", 1)[0] != PHASED:
+    if player_name(label) != PHASED:
         return "plain"
     params = json.loads(rows.player_params.iloc[0]) if "player_params" in rows.columns else {}
     return "two-phase" if int(params.get("middle", 1)) == 0 else "three-phase"
@@ -243,7 +243,7 @@ def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> E
 
 def is_exact(player: str) -> bool:
     """Does this label give verdicts (the solver, the solver in phases, or the solver again on others' unknowns)?"""
-    return is_solver(player) or _base(player) in (PHASED, SETTLE)
+    return is_solver(player) or player_name(player) in (PHASED, SETTLE)
 
 
 def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
@@ -254,7 +254,7 @@ def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
     """
     out = {(str(game), str(player)): estimate(g, game, player)
            for (game, player), g in df.groupby(["game", "player"], observed=True, sort=True)
-           if _base(player) != SETTLE}
+           if player_name(player) != SETTLE}
     if cheap is not None:
         counts = cheap.counts(["game", "player"]).merge(cheap.pairs()[["game", "player", "cpu_us"]], on=["game", "player"])
         for game, player, n, won, unknown, cpu_us in counts[["game", "player", "deals", "won", "unknown", "cpu_us"]].itertuples(
@@ -272,9 +272,8 @@ def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
     exact rows."""
     from .ladder import verdicts
 
-    base = rows.player.astype(str).str.split(":").str[0]
-    again = solved_again(rows[base == SETTLE])
-    plain_rows = rows[base == "solver"]
+    again = solved_again(rows_of(rows, SETTLE))
+    plain_rows = rows_of(rows, "solver")
     parts = []
     covered = pd.DataFrame(columns=["seed", "deal"])
     if len(plain_rows):
@@ -287,7 +286,7 @@ def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
         mid, lo, hi, var = plain(won, unknown, len(v))
         parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v), again=n))
         covered = v[["seed", "deal"]]
-    for label, g in rows[base == PHASED].groupby("player", observed=True):
+    for label, g in rows_of(rows, PHASED).groupby("player", observed=True):
         fresh = g.merge(covered, on=["seed", "deal"], how="left", indicator=True)
         fresh = fresh[fresh["_merge"] == "left_only"].drop(columns="_merge")
         n = 0
@@ -336,10 +335,6 @@ def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame) -
     left = runs["left"].fillna(False).astype(bool) if "left" in runs.columns else False
     unknowns = float((runs.result.astype(str).eq("unknown") & ~left).mean())  # a deal's chance to need solving again
     return e.cpu_hours_whole(settled=settled, settle_cpu=unknowns * float(again.cpu_us.mean()) / 1e6), settled
-
-
-def _base(player) -> str:
-    return str(player).split(":", 1)[0]
 
 
 def exact_mask(players: pd.Series) -> pd.Series:

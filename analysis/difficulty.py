@@ -34,7 +34,7 @@ PYSOL_SEED = -1
 
 def corridor_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The corridor player's rows: one per deal, with its index and figures (``pysol``: the PySol game number, or null)."""
-    rows = df[df.player.astype(str).str.split(":").str[0] == CORRIDOR]
+    rows = stats.rows_of(df, CORRIDOR)
     keep = [c for c in ("game", "player", "seed", "deal", "result", "difficulty", "decisions", "critical", "questions", "searched",
                         "unknown_moves", "moves", "cpu_us", "dataset") if c in rows.columns]
     out = rows[keep].copy()

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .picks import ALL, Pick
-from .stats import JUDGES, paired_counts
+from .stats import paired_counts, player_mask
 
 
 class FrameRows:
@@ -19,7 +19,7 @@ class FrameRows:
     analysis has one code path whether the rows lie on disk or in memory. Judged rows are left out, as there."""
 
     def __init__(self, df: pd.DataFrame):
-        self.frame = df[~df.player.astype(str).str.split(":").str[0].isin(JUDGES)] if len(df) else df
+        self.frame = df[player_mask(df.player)] if len(df) else df
 
     def _pick(self, p: Pick) -> pd.DataFrame:
         d = self.frame

@@ -15,12 +15,14 @@ import json
 import numpy as np
 import pandas as pd
 
+from .stats import rows_of
+
 MISTAKES = "mistakes"
 
 
 def first_mistakes(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, deal, rung) of the mistakes player's rows, the deal's verdict beside it."""
-    rows = df[df.player.astype(str).str.split(":").str[0] == MISTAKES]
+    rows = rows_of(df, MISTAKES)
     cols = ["game", "seed", "deal", "verdict", "rung", "won", "first_mistake", "cards_home", "moves", "kind", "keeping", "unresolved"]
     if rows.empty or "review" not in rows.columns:
         return pd.DataFrame(columns=cols)

@@ -156,9 +156,9 @@ def effort_table(df: pd.DataFrame) -> str:
                          "CPU s a deal": f"{u.cpu_s_mean:.2f}", "variance a deal": f"{e.per_deal:.3f}",
                          "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}", "whole interval": _hours(e.cpu_hours_whole())})
         phased = df[(df.game == game) & designs.exact_mask(df.player) & ~stats.solver_mask(df.player)]
-        again = phased[phased.player.astype(str).str.split(":").str[0] == designs.SETTLE]
+        again = stats.rows_of(phased, designs.SETTLE)
         for label, runs in phased.groupby("player", observed=True):
-            if str(label).startswith(designs.SETTLE):
+            if stats.player_name(label) == designs.SETTLE:
                 res = runs.result.astype(str)
                 rows.append({"game": name(game), "run": f"`{label}` (the unknowns solved again)",
                              "deals": f"{len(runs):,} ({int(res.eq('won').sum())} won, {int(res.eq('lost').sum())} lost)",

@@ -162,9 +162,19 @@ def p_text(p: float) -> str:
     return "n/a" if p is None or np.isnan(p) else ("< 1e-300" if p < 1e-300 else f"{p:.2g}")
 
 
+def player_name(label) -> str:
+    """A player label's player, its parameters dropped: ``phased:rate=0.14`` is ``phased``."""
+    return str(label).split(":", 1)[0]
+
+
+def rows_of(df: pd.DataFrame, name: str) -> pd.DataFrame:
+    """The rows of the player ``name``, whatever its parameters; each distinct label asked once, not each row."""
+    return df[df.player.isin([p for p in pd.unique(df.player.astype(object)) if player_name(p) == name])]
+
+
 def is_solver(player: str) -> bool:
     """Is this player label the exact solver (``solver`` with any parameters, e.g. ``solver:bases=1``)?"""
-    return str(player).split(":", 1)[0] == "solver"
+    return player_name(player) == "solver"
 
 
 def solver_mask(players: pd.Series) -> pd.Series:
@@ -182,7 +192,7 @@ JUDGES = ("solver", "settle", "phased", "corridor", "mistakes")
 
 def is_judge(player: str) -> bool:
     """Is this the label of a player whose rows are read whole (:data:`JUDGES`)?"""
-    return str(player).split(":", 1)[0] in JUDGES
+    return player_name(player) in JUDGES
 
 
 #: a deal's difficulty when no rung of the ladder wins it, by the solver's verdict (:func:`analysis.ladder.verdicts`):
@@ -194,7 +204,7 @@ UNKNOWN = "unknown"
 
 def player_mask(players: pd.Series) -> pd.Series:
     """Which rows are a heuristic player's (any label but a judge's, :data:`JUDGES`), asked once per distinct label."""
-    labels = [p for p in pd.unique(players.astype(object)) if str(p).split(":", 1)[0] not in JUDGES]
+    labels = [p for p in pd.unique(players.astype(object)) if player_name(p) not in JUDGES]
     return players.isin(labels)
 
 

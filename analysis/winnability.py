@@ -20,7 +20,7 @@ from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import newcombe_paired, player_mask, rate_interval, rates_of_counts, solver_mask, wilson
+from .stats import newcombe_paired, player_mask, rate_interval, rates_of_counts, rows_of, solver_mask, wilson
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -369,7 +369,7 @@ def hidden_cards(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
     players = as_rows(df) if cheap is None else cheap
     held = players.pairs()
     solved = verdicts(df)
-    hidden = held[held.player.astype(str).str.split(":").str[0] == HIDDEN]
+    hidden = rows_of(held, HIDDEN)
     for game, label, n, won in zip(hidden.game, hidden.player, hidden.deals, hidden.won):
         params = json.loads(players.first("player_params", game, label))
         beam = parse_player(f"beam:budget={params['budget']},width={params['width']}").label

@@ -9,6 +9,7 @@ from markupsafe import Markup
 from ... import difficulty as D
 from ... import difficulty_plots
 from ...games import SELECTIVE, STREETS, STUDY, name
+from ...stats import rows_of
 from ..model import Report, Section
 from ..page import pct
 
@@ -56,7 +57,7 @@ def difficulty(r: Report) -> Section | None:
         context["catalogue_game"] = STREETS if STREETS in set(k.game) else k.game.iloc[0]
     rows.to_csv(r.out.out / "tables" / "difficulty_deals.csv", index=False)
     context["csv"] = "tables/difficulty_deals.csv"
-    used = r.df[r.df.player.astype(str).str.split(":").str[0] == D.CORRIDOR]
+    used = rows_of(r.df, D.CORRIDOR)
     return Section("Difficulty, deal by deal", "difficulty.html.j2", context, incomplete=r.incomplete(used))
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 from ... import mistakes as M
 from ... import difficulty_plots
 from ...games import name
+from ...stats import rows_of
 from ..model import Report, Section
 
 
@@ -26,7 +27,7 @@ def mistakes(r: Report) -> Section | None:
         "commonest kind": [f"{k} ({100 * v:.0f}%)" if k else "" for k, v in zip(s["commonest kind"], s["its share"])]})
     shares = M.kinds(m, list(KINDS))
     shares = shares.reindex([x for x in rungs if x in shares.index])
-    used = r.df[r.df.player.astype(str).str.split(":").str[0] == M.MISTAKES]
+    used = rows_of(r.df, M.MISTAKES)
     deals = m[["seed", "deal"]].drop_duplicates()
     return Section("Where players go wrong", "mistakes.html.j2", {
         "deals": len(deals), "span": f"{deals.deal.min():,}-{deals.deal.max():,}",

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ... import designs
 from ...games import name
+from ...stats import player_name, rows_of
 from ..model import Report, Section
 from ..page import interval, pct
 
@@ -18,12 +19,12 @@ def precision(r: Report) -> Section | None:
     rows, used = [], []
     for game in r.games:
         exact, _ = r.exact_rows(game)
-        if exact.empty or not exact.player.astype(str).str.startswith(designs.PHASED).any():
+        if rows_of(exact, designs.PHASED).empty:
             continue
         used.append(exact)
-        again = exact[exact.player.astype(str).str.split(":").str[0] == designs.SETTLE]
+        again = rows_of(exact, designs.SETTLE)
         runs = [(designs.estimate(g, game, str(label)), g) for label, g in exact.groupby("player", observed=True)
-                if not str(label).startswith(designs.SETTLE)]
+                if player_name(label) != designs.SETTLE]
         for e, g in runs + [(r.estimates[game], None)]:
             # the whole interval's cost: a phased design's unknowns solved again at the share measured so far
             whole = (designs.whole_interval_hours(e, g, again if e.design != "plain" else again.iloc[:0])[0]
@@ -47,9 +48,8 @@ def precision(r: Report) -> Section | None:
 def solved_again(exact: pd.DataFrame) -> pd.DataFrame:
     """Per game, the deals its exact runs left unknown at their full budget that were solved again deeper (the
     ``settle`` player), and what that found."""
-    base = exact.player.astype(str).str.split(":").str[0]
     out = []
-    for game, g in exact[base == designs.SETTLE].groupby("game", observed=True, sort=False):
+    for game, g in rows_of(exact, designs.SETTLE).groupby("game", observed=True, sort=False):
         res = g.result.astype(str)
         out.append({"game": name(str(game)), "solved again": f"{len(g):,}", "won": f"{int((res == 'won').sum()):,}",
                     "lost": f"{int((res == 'lost').sum()):,}", "still unknown": f"{int((res == 'unknown').sum()):,}",
