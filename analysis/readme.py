@@ -10,6 +10,7 @@ figures the README shows are copied from the study's report into
 
 from __future__ import annotations
 
+import argparse
 import math
 import shutil
 import sys
@@ -21,7 +22,7 @@ from sim.study.experiment import read_toml
 
 from . import designs, ladder, stats, winnability
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
-from .load import load_study, unfinished
+from .load import ResultsError, load_study, unfinished
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -319,15 +320,23 @@ def replace_block(text: str, block: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    check = "--check" in args
-    args = [a for a in args if a != "--check"]
-    data = Path(args[0]) if args else ROOT / "data" / "published"
-    if len(args) > 1:
-        _copy_figures(Path(args[1]))
-    text = README.read_text()
-    new = replace_block(text, results(data))
-    if check:
+    ap = argparse.ArgumentParser(prog="python -m analysis.readme", description=__doc__.splitlines()[0])
+    ap.add_argument("data", nargs="?", type=Path, default=ROOT / "data" / "published", help="the study's results folder")
+    ap.add_argument("report", nargs="?", type=Path, help="the report to copy the README's figures from")
+    ap.add_argument("--check", action="store_true", help="exit 1 if README.md's results differ from the data; write nothing")
+    args = ap.parse_args(argv)
+    if args.report is not None and not (args.report / "figures").is_dir():  # else every README figure would be removed
+        print(f"analysis.readme: {args.report} is not a report (no figures/ in it): run `castle report` first", file=sys.stderr)
+        return 2
+    try:
+        if args.report is not None and not args.check:
+            _copy_figures(args.report)  # first: the results link the figures that are there
+        text = README.read_text()
+        new = replace_block(text, results(args.data))
+    except (ResultsError, ValueError, OSError) as e:
+        print(f"analysis.readme: {e}", file=sys.stderr)
+        return 2
+    if args.check:
         if new != text:
             print("README.md's results differ from the data: run `make figures`", file=sys.stderr)
             return 1

@@ -70,3 +70,15 @@ def test_the_effort_table_reads_only_runs_that_played_every_one_of_its_deals():
     assert [c.strip() for c in ours[4:9]] == ["1.20%", "1.20%", "0.20%", "0.20%", "0.20% (4)"]
     assert not any("budget_nodes=1000" in line for line in table)
     assert sum("Solvitaire" in line for line in table) == 2 and "0.232%" in "\n".join(table)
+
+
+def test_bad_folders_are_one_line_and_exit_2_and_nothing_is_touched(tmp_path, capsys):
+    figures = {p.name: p.stat().st_mtime_ns for p in (ROOT / "reports" / "readme").glob("*.png")}
+    before = (ROOT / "README.md").read_bytes()
+    assert readme.main([str(tmp_path / "no-such-results")]) == 2
+    assert readme.main([str(ROOT / "data" / "published"), str(tmp_path / "no-such-report")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and "no results in" in err[0] and "is not a report" in err[1]
+    assert "Traceback" not in "\n".join(err)
+    assert (ROOT / "README.md").read_bytes() == before
+    assert {p.name: p.stat().st_mtime_ns for p in (ROOT / "reports" / "readme").glob("*.png")} == figures
