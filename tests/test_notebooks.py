@@ -162,3 +162,11 @@ def test_committed_notebook_is_paired_with_its_script(script):
     assert a == b, f"{paired.name} is out of date: run jupytext --sync {script}"
     outputs = [c for c in json.loads(paired.read_text())["cells"] if c.get("outputs") or c.get("execution_count")]
     assert not outputs, f"{paired.name} carries outputs: commit it output-free"
+
+
+def test_a_folder_without_results_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "missing", tmp_path / "empty"):
+        assert notebooks.main([str(folder)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("analysis.notebooks: no results in") for line in err)

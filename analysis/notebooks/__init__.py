@@ -165,16 +165,32 @@ def _set(env: dict[str, str | None]) -> None:
             os.environ[k] = v
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.notebooks [DATA]``: every notebook executed on DATA into ``reports/notebooks/``."""
+    import argparse
     import sys
 
-    data = Path(sys.argv[1]) if len(sys.argv) > 1 else CHECKOUT / "data" / "published"
+    ap = argparse.ArgumentParser(prog="python -m analysis.notebooks",
+                                 description="Execute every notebook on DATA into reports/notebooks/ (make figures).")
+    ap.add_argument("data", nargs="?", type=Path, default=CHECKOUT / "data" / "published", help="the study's results folder")
+    args = ap.parse_args(argv)
+    if not _holds_results(args.data):
+        print(f"analysis.notebooks: no results in {args.data} (expected a dataset or a folder of them)", file=sys.stderr)
+        return 2
+    from nbclient.exceptions import CellExecutionError
+
     figures = figures_folder()
     executed = CHECKOUT / "reports" / "notebooks"
     executed.mkdir(parents=True, exist_ok=True)
     for script in NOTEBOOKS:
-        print(execute(script, data, figures, out=executed / f"{script.stem}.ipynb"))
+        try:
+            print(execute(script, args.data, figures, out=executed / f"{script.stem}.ipynb"))
+        except CellExecutionError as e:  # the cell's own error, last line: the whole trace is the notebook's to show
+            last = next((line for line in reversed(str(e).strip().splitlines()) if line.strip()), "failed")
+            print(f"analysis.notebooks: {script.name}: {last}", file=sys.stderr)
+            return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

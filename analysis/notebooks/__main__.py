@@ -2,4 +2,4 @@
 
 from . import main
 
-main()
+raise SystemExit(main())
