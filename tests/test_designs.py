@@ -141,8 +141,14 @@ def test_the_whole_intervals_cost_counts_the_unknowns_floor_and_what_solving_the
     assert alone > e.cpu_hours_to()  # the sampling part alone is cheaper
     assert math.isinf(Estimate(**{**e.__dict__, "unknown": 0.004}).cpu_hours_whole())  # ±0.2 of unknowns: beyond ±0.186
     runs = pd.DataFrame({"result": ["won"] * 997 + ["unknown"] * 3, "left": [False] * 997 + [True, False, False]})
-    again = pd.DataFrame({"result": ["won", "unknown"], "cpu_us": [600e6, 1000e6]})  # half settle, 800 s each
+    again = pd.DataFrame({"seed": 0, "deal": [998, 999], "result": ["won", "unknown"],
+                          "cpu_us": [600e6, 1000e6]})  # half settle, 800 s each
     hours, settled = whole_interval_hours(e, runs, again)
     assert settled == 0.5
     assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.00075)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
     assert whole_interval_hours(e, runs, again.iloc[:0]) == (alone, None)
+    # the unknown solved again deeper (lost, 1,400 s more): one deal, both runs' CPU; every deal settled now
+    deeper = pd.concat([again, pd.DataFrame({"seed": [0], "deal": [999], "result": ["lost"], "cpu_us": [1400e6]})])
+    hours, settled = whole_interval_hours(e, runs, deeper)
+    assert settled == 1.0
+    assert hours == pytest.approx(0.5 * (Z / 0.00186) ** 2 * (0.1 + 0.002 * 1500) / 3600)

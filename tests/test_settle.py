@@ -144,3 +144,18 @@ def test_an_unknowns_file_asking_for_a_halfwidth_is_one_line_and_exit_2(design, 
     r = _castle("run", "x.toml", "--out", "out", cwd=tmp_path)
     assert r.returncode == 2 and "does not go with --halfwidth" in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_a_deeper_settle_naming_an_earlier_one_takes_only_what_it_left_unknown(design, tmp_path):
+    shallow = tmp_path / "shallow"
+    _settle(design, shallow, budget=6_000)
+    first = pd.read_parquet(shallow)
+    assert first.result.eq("unknown").any() and first.result.ne("unknown").any()  # the fixture exercises both
+    exp = build({"name": "s", "games": [GAME], "players": ["settle"], "unknowns_of": [str(design), str(shallow)]},
+                from_file=True)
+    assert exp.deals_of(GAME) == tuple(sorted(first[first.result == "unknown"].deal))
+    deeper = tmp_path / "deeper"
+    _settle(design, deeper, unknowns_of=[str(design), str(shallow)])
+    both = pd.concat([first, pd.read_parquet(deeper)]).assign(player=lambda d: d.player.astype(str))
+    found = solved_again(both)  # one verdict per deal: the deeper run's where the shallow one found none
+    assert len(found) == len(first) and found.again.ne("unknown").sum() > first.result.ne("unknown").sum()

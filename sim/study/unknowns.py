@@ -10,7 +10,10 @@ deeper budget (the player ``settle``) lowers the floor for a few CPU-hours;
 
 A deal counts if a ``solver`` row of it is unknown, or a ``phased`` row is
 unknown at the last phase, and no exact run in the folders settled it (not *left*: a deal the design's draw did not take
-on is stood for by the deals that went on, never solved again). Every such
+on is stood for by the deals that went on, never solved again). ``settle``
+rows count too: a deal an earlier settle solved is not taken again, one it
+left unknown is, so a settle with a deeper budget that names the earlier
+one's folder goes on from where it stopped. Every such
 deal is taken, whatever it is, so the verdicts that replace unknowns are a
 fixed function of the deal, and the design stays what it was (a fourth phase
 at rate 1).
@@ -27,8 +30,8 @@ import pyarrow.parquet as pq
 from ..core.rules import Rules
 from .errors import ArgumentError, ExperimentError
 
-#: the runs whose unknowns are solved again (the solver's own re-solves are not among them)
-EXACT_RUNS = ("solver", "phased")
+#: the runs whose verdicts and unknowns are read (a settle's too: what it settled is not taken again)
+EXACT_RUNS = ("solver", "phased", "settle")
 _COLUMNS = ("game", "dialect", "player", "seed", "deal", "result")
 _PARTS = "game=*/player=*/part-*.parquet"
 
