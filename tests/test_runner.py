@@ -96,6 +96,23 @@ def test_dask_scheduler_address_gives_the_same_rows(tmp_path, reference):
         pd.testing.assert_frame_equal(rows(out), reference)
 
 
+def test_a_log_hears_from_the_run_every_minute_even_when_no_deal_ends_in_it(monkeypatch, capsys):
+    """A deal may take an hour (a settle's): the line a minute comes without one, then the last line once."""
+    from sim.study.progress import Progress
+
+    monkeypatch.setattr(Progress, "EVERY", 0.2)
+    progress = Progress(3, bar=False)
+    time.sleep(0.7)
+    waiting = capsys.readouterr().err.strip().splitlines()
+    assert len(waiting) >= 2 and all(line.startswith("castle run: 0 of 3 games (0.0%)") for line in waiting)
+    progress.update(3)
+    assert capsys.readouterr().err.startswith("castle run: 3 of 3 games (100.0%)")
+    progress.close()
+    time.sleep(0.4)
+    assert capsys.readouterr().err == ""  # closed: silent, and the finished line not said twice
+    assert not [t for t in threading.enumerate() if t.name == "castle-progress-minute" and t.is_alive()]
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_progress_comes_while_a_chunk_is_played_and_its_rows_are_those_of_the_whole_chunk(tmp_path, monkeypatch, jobs):
     """The bar hears of a chunk's deals in steps while they are played (with one job, before its part is written),

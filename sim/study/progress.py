@@ -24,7 +24,13 @@ def want_progress(progress: bool | None) -> bool:
 
 
 class Progress:
-    """A bar on a terminal; elsewhere (a run in the background, a log) a line a minute with the time left."""
+    """A bar on a terminal; elsewhere (a run in the background, a log) a line a minute with the time left.
+
+    The line comes every minute even when no deal ended in it: a deal may take
+    an hour (the unknowns solved again), and a log silent that long cannot be
+    told from a run that is gone. A thread of its own beats the minute; the
+    search returns to Python between slices of positions, so it gets its turn.
+    """
 
     EVERY = 60.0
 
@@ -33,21 +39,31 @@ class Progress:
 
         self.total, self.done, self.t0, self.last = total, 0, time.perf_counter(), time.perf_counter()
         self.bar = tqdm(total=total, unit="game", unit_scale=True, dynamic_ncols=True, smoothing=0.1) if bar else None
+        self._lock, self._stop = threading.Lock(), threading.Event()
+        if self.bar is None and total > 0:
+            threading.Thread(target=self._beat, name="castle-progress-minute", daemon=True).start()
+
+    def _beat(self) -> None:
+        while not self._stop.wait(self.EVERY / 4):
+            self.update(0)
 
     def update(self, n: int) -> None:
-        self.done += n
         if self.bar is not None:
+            self.done += n
             self.bar.update(n)
             return
-        now_ = time.perf_counter()
-        if now_ - self.last >= self.EVERY or self.done == self.total:
-            self.last = now_
-            spent = now_ - self.t0
-            left = spent / self.done * (self.total - self.done) if self.done else float("nan")
-            print(f"castle run: {self.done:,} of {self.total:,} games ({100 * self.done / self.total:.1f}%) in "
-                  f"{_duration(spent)}; about {_duration(left)} left", file=sys.stderr, flush=True)
+        with self._lock:
+            self.done += n
+            now_ = time.perf_counter()
+            if now_ - self.last >= self.EVERY or (n and self.done == self.total):
+                self.last = now_
+                spent = now_ - self.t0
+                left = spent / self.done * (self.total - self.done) if self.done else float("nan")
+                print(f"castle run: {self.done:,} of {self.total:,} games ({100 * self.done / self.total:.1f}%) in "
+                      f"{_duration(spent)}; about {_duration(left)} left", file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        self._stop.set()
         if self.bar is not None:
             self.bar.close()
 
