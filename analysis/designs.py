@@ -328,12 +328,14 @@ def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataF
 def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame) -> tuple[float, float | None]:
     """CPU-hours ``e``'s design (its rows ``runs``) would need for Solvitaire's ±0.186 points in the whole interval,
     with each unknown it leaves solved again at the share and the CPU the ``settle`` rows ``again`` measured so far
-    (per deal: a deal solved again twice counts once, with both runs' CPU); and that share (None: nothing solved
-    again yet, so none counted on)."""
+    (per deal: a deal solved again twice counts once, with both runs' CPU; ``k`` settled of ``n`` count as
+    ``k / (n + 1)``); and that share (None: nothing solved again yet, so none counted on)."""
     if again.empty:
         return e.cpu_hours_whole(), None
     per_deal = solved_again(again)  # a deal solved again twice (a deeper settle after a shallower one): one verdict, both CPUs
-    settled = float(per_deal.again.astype(str).isin(("won", "lost")).mean())
+    # shrunk as the --halfwidth planner does (sim/precision.py): k settled of n count as k / (n + 1), so two of two
+    # do not promise every unknown settled
+    settled = float(per_deal.again.astype(str).isin(("won", "lost")).sum()) / (len(per_deal) + 1)
     left = runs["left"].fillna(False).astype(bool) if "left" in runs.columns else False
     unknowns = float((runs.result.astype(str).eq("unknown") & ~left).mean())  # a deal's chance to need solving again
     return e.cpu_hours_whole(settled=settled, settle_cpu=unknowns * float(per_deal.again_us.mean()) / 1e6), settled

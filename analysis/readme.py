@@ -174,7 +174,7 @@ def effort_table(df: pd.DataFrame) -> str:
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
                          "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}",
                          "whole interval": _hours(hours)
-                         + (f" (its unknowns solved again, {100 * settled:.0f}% settling)" if settled is not None else "")})
+                         + (f" (its unknowns solved again, counting on {100 * settled:.0f}% settling)" if settled is not None else "")})
         rate, mean = winnability.PUBLISHED_EFFORT[game]
         rows.append({"game": name(game), "run": "Solvitaire (2,000,000 deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},
                      "at its cap": f"{rate:.3f}%", "CPU s a deal": f"{mean:.1f}", "variance a deal": "",
@@ -293,7 +293,7 @@ def results(data: Path) -> str:
              "each budget, read off the rows; `dead_end=1` is pruning rule 5), and each design's cost: the variance one deal "
              "brings (its estimate's variance times its deals) and the CPU-hours it would spend to reach Solvitaire's ±0.186 "
              "points by sampling alone, and in the whole interval, the unknowns counted both ways included (the phased "
-             "designs with their unknowns solved again, at the share the `settle` rows settled so far and their CPU) "
+             "designs with their unknowns solved again, at the share the `settle` rows settled so far, k of n counted as k/(n+1), and their CPU) "
              "(the solver in phases, `phased`, plays the deals after the study's first 10,000):", "",
              effort_table(df), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "

@@ -144,11 +144,11 @@ def test_the_whole_intervals_cost_counts_the_unknowns_floor_and_what_solving_the
     again = pd.DataFrame({"seed": 0, "deal": [998, 999], "result": ["won", "unknown"],
                           "cpu_us": [600e6, 1000e6]})  # half settle, 800 s each
     hours, settled = whole_interval_hours(e, runs, again)
-    assert settled == 0.5
-    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.00075)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
+    assert settled == pytest.approx(1 / 3)  # 1 settled of 2, shrunk: 1 / (2 + 1)
+    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 * 2 / 3)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
     assert whole_interval_hours(e, runs, again.iloc[:0]) == (alone, None)
     # the unknown solved again deeper (lost, 1,400 s more): one deal, both runs' CPU; every deal settled now
     deeper = pd.concat([again, pd.DataFrame({"seed": [0], "deal": [999], "result": ["lost"], "cpu_us": [1400e6]})])
     hours, settled = whole_interval_hours(e, runs, deeper)
-    assert settled == 1.0
-    assert hours == pytest.approx(0.5 * (Z / 0.00186) ** 2 * (0.1 + 0.002 * 1500) / 3600)
+    assert settled == pytest.approx(2 / 3)  # both settled, shrunk: 2 / (2 + 1)
+    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 / 3)) ** 2 * (0.1 + 0.002 * 1500) / 3600)
