@@ -167,9 +167,15 @@ def player_name(label) -> str:
     return str(label).split(":", 1)[0]
 
 
+def named(players: pd.Series, *names: str) -> pd.Series:
+    """Which rows are a player of ``names``, whatever its parameters: each distinct label asked once, not each row
+    (a study's million rows made asking each row the report's slowest step)."""
+    return players.isin([p for p in pd.unique(players.astype(object)) if player_name(p) in names])
+
+
 def rows_of(df: pd.DataFrame, name: str) -> pd.DataFrame:
-    """The rows of the player ``name``, whatever its parameters; each distinct label asked once, not each row."""
-    return df[df.player.isin([p for p in pd.unique(df.player.astype(object)) if player_name(p) == name])]
+    """The rows of the player ``name``, whatever its parameters (:func:`named`)."""
+    return df[named(df.player, name)]
 
 
 def is_solver(player: str) -> bool:
@@ -178,10 +184,8 @@ def is_solver(player: str) -> bool:
 
 
 def solver_mask(players: pd.Series) -> pd.Series:
-    """Which rows are the solver's: :func:`is_solver` asked once per distinct label, not once per row
-    (a study's million rows made that the report's slowest step)."""
-    labels = [p for p in pd.unique(players.astype(object)) if is_solver(p)]
-    return players.isin(labels)
+    """Which rows are the solver's (:func:`named`)."""
+    return named(players, "solver")
 
 
 #: players whose rows are exact search, not play: the solver, the solver again on others' unknowns, the solver in
@@ -204,8 +208,7 @@ UNKNOWN = "unknown"
 
 def player_mask(players: pd.Series) -> pd.Series:
     """Which rows are a heuristic player's (any label but a judge's, :data:`JUDGES`), asked once per distinct label."""
-    labels = [p for p in pd.unique(players.astype(object)) if player_name(p) not in JUDGES]
-    return players.isin(labels)
+    return ~named(players, *JUDGES)
 
 
 def players_by_strength(df: pd.DataFrame) -> list[str]:
