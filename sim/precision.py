@@ -22,7 +22,8 @@ How, and why so:
    the main run every unknown it left is solved again the same way. Every unknown is taken, whatever it is (a
    fourth phase at rate 1), so the estimator is unchanged (:mod:`sim.study.unknowns`).
 4. **A CPU cap** (``cpu_hours``) stops the run early if it is spent: the interval is then that of the deals played,
-   wider than asked, and the command says so.
+   most likely wider than asked. The command says when the plan needs more than the cap, when the cap stops it, and
+   at the end whether the interval is as asked or wider.
 
 The design is written to ``_design.json`` in the results folder before the main run starts, and read back on a
 rerun: an interrupted run resumes with the design unchanged. The pilot and the main run are two datasets of the
@@ -251,7 +252,7 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
         raise ArgumentError("{pilot} must be at least 100 deals, got {got}", got=pilot)
     again = settle_choice(settle)
     out = Path(out)
-    designs = read_design(out)
+    designs, needed = read_design(out), None
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),
                         end=exp.first + pilot, chunk_size=min(exp.chunk_size, pilot))
     summaries = [run(pilot_exp, out / "pilot", **run_args)]
@@ -273,12 +274,16 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
                 designs.append(plan(m, rules.full_slug, halfwidth, exp.first + pilot, bool(choice.params["middle"]),
                                     again.label if again is not None else ""))
         write_design(out, designs, exp, cpu_hours)
+        needed = _cpu_hours(out) + sum(d.predicted_cpu_hours for d in designs)  # the pilot's spent, the rest predicted
     for d in designs:
         solved = ("" if not d.settle else ", the pilot left no deal unknown" if not d.unknown
                   else f", {100 * d.solved_again:.0f}% of its unknowns ({100 * d.unknown:.2f}% of the deals) planned to "
                        "be settled by solving them again")
         say(f"castle run: {d.game}: rates {d.rate:.2f} / {d.rate2:.2f}, {d.deals:,} deals after the pilot's{solved} "
             f"(predicted ±{d.halfwidth:g} points, {d.predicted_cpu_hours:.2g} CPU-hours)")
+    if needed is not None and cpu_hours is not None and needed > cpu_hours:
+        say(f"castle run: the plan needs about {needed:.2g} CPU-hours with the pilot's, more than the cap of {cpu_hours:g}: "
+            "expect an interval wider than asked")
     for d, rules in zip(designs, [r for r in exp.games for _ in exp.players]):
         choice = exp.players[0]
         main = replace(exp, name=f"{exp.name}-main-{rules.slug}", games=(rules,),
@@ -316,12 +321,13 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
     listed = [(g, d) for g, deals in whole.only for d in deals if (g, d) not in done]
     if not listed:
         return None
-    say(f"castle run: {len(listed):,} deals left unknown at the full budget, to be solved again with {choice.label} "
+    say(f"castle run: {_deals(len(listed))} left unknown at the full budget, to be solved again with {choice.label} "
         f"(up to {int(choice.params['budget_nodes']):,} positions each)")
     step, summary = max(1, int(run_args.get("jobs", 1))), None
     for k in range(0, len(listed), step):
         if cpu_hours is not None and _cpu_hours(out) >= cpu_hours:
-            say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: {len(listed) - k:,} unknowns not solved again")
+            say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: {len(listed) - k:,} "
+                f"{'unknown' if len(listed) - k == 1 else 'unknowns'} not solved again")
             break
         block = listed[k:k + step]
         only = tuple((g, tuple(d for h, d in block if h == g)) for g, _ in whole.only)
@@ -331,6 +337,10 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
         say(f"castle run: {k + len(block):,} of {len(listed):,} solved again: "
             + ", ".join(f"{g} {d} {found.get((g, d), 'unknown')}" for g, d in block))
     return summary
+
+
+def _deals(n: int) -> str:
+    return f"{n:,} deal" if n == 1 else f"{n:,} deals"
 
 
 def _verdicts(folder: Path) -> dict[tuple[str, int], str]:
@@ -381,12 +391,12 @@ def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | Non
             both = pd.concat([rows, load_results(whole / "pilot", games=[game])], ignore_index=True)
             e = perfect_play(both, game)
             spent = _cpu_hours(whole)
-            left = "" if cpu_hours is None else f", {max(cpu_hours - spent, 0):.1f} of {cpu_hours:g} CPU-hours left"
+            left = "" if cpu_hours is None else f", {max(cpu_hours - spent, 0):.2g} of {cpu_hours:g} CPU-hours left"
             say(f"castle run: {exp.games[0].slug}: {len(rows):,} of {exp.end - exp.first:,} deals, with the pilot's "
                 f"{100 * e.estimate:.2f}% [{100 * e.lo:.2f}, {100 * e.hi:.2f}] (±{100 * e.half_width:.2f}) so far{left}")
-            if cpu_hours is not None and spent >= cpu_hours:
-                say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: the interval is that of the deals played, "
-                    "wider than asked")
+            if cpu_hours is not None and spent >= cpu_hours and stop < exp.end:
+                say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent after {len(rows):,} of {exp.end - exp.first:,} "
+                    "deals: the interval is that of the deals played")
                 break
         except ResultsError:
             pass

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from analysis.load import load_results
 from sim.study.experiment import ExperimentError
 import pandas as pd
 
@@ -125,14 +126,16 @@ def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
 def test_a_cpu_cap_spent_leaves_the_unknowns_of_the_main_run_unsolved_and_says_so(tmp_path):
     args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
             "--deal-range", "100:100000", "--halfwidth", "4", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
-            "--cpu-hours", "0.000001", "--out", str(tmp_path / "out")]
-    r = _castle(*args, cwd=tmp_path)
+            "--cpu-hours", "0.000001", "--chunk-size", "1000", "--out", str(tmp_path / "out")]
+    r = _castle(*args, cwd=tmp_path)  # chunks of 1,000: the main run goes in blocks, and the cap stops it after the first
     assert r.returncode == 0, r.stderr
-    assert "CPU cap of 1e-06 hours is spent" in r.stderr and "wider than asked" in r.stderr, r.stderr
-    assert "unknowns not solved again" in r.stderr  # the pilot's were (its plan needs them); the main run's wait
+    assert "more than the cap of 1e-06: expect an interval wider than asked" in r.stderr, r.stderr  # said at the plan
+    assert "CPU cap of 1e-06 hours is spent after" in r.stderr, r.stderr
+    assert "points, wider than asked: ±4)" in r.stderr, r.stderr
+    assert "not solved again" in r.stderr  # the pilot's were (its plan needs them); the main run's wait
     design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
-    main = list((tmp_path / "out").glob("main-*/game=*/player=*/part-*.parquet"))
-    assert design["deals"] >= 400 and 0 < len(main) < design["deals"] / 50  # stopped after its first block
+    played = len(load_results(next((tmp_path / "out").glob("main-*")), columns=["deal"]))
+    assert design["deals"] > 1000 and played == 1000  # stopped after its first block (of a chunk)
 
 
 def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exit_2(tmp_path):
@@ -141,3 +144,19 @@ def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exi
     r = _castle("run", str(tmp_path / "e.toml"), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert r.returncode == 2 and "settle" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_cap_spent_only_as_the_last_deal_ends_stops_nothing_and_the_verdict_is_the_intervals(tmp_path):
+    # a plan of one block (fewer deals than a chunk): the cap is found spent after it, with every deal played, so no
+    # "stopped" line, and the closing line says "as asked" when the interval is (it used to say "wider than asked")
+    r = _castle("run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
+                "--deal-range", "100:100000", "--halfwidth", "8", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
+                "--cpu-hours", "0.000001", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
+    assert design["deals"] <= 1000  # one chunk: one block
+    assert "expect an interval wider than asked" in r.stderr, r.stderr
+    assert not [x for x in r.stderr.splitlines() if "is spent" in x and "not solved again" not in x], r.stderr
+    last = [x for x in r.stderr.splitlines() if "points, " in x][-1]
+    half = float(last.split("(±")[1].split(" ")[0])
+    assert ("as asked: ±8)" in last) == (half <= 8), last

@@ -157,7 +157,7 @@ def _say(summary) -> None:
         typer.echo(f"castle run: {path} was damaged (it did not read back whole): played again", err=True)
     skipped = f", {summary.deals_already:,} of {summary.deals_total:,} already there" if summary.deals_already else ""
     typer.echo(
-        f"{summary.deals_played:,} games played in {summary.seconds:.1f} s ({summary.deals_per_s:,.0f}/s){skipped}; results in {summary.out}"
+        f"{summary.deals_played:,} {'game' if summary.deals_played == 1 else 'games'} played in {summary.seconds:.1f} s ({summary.deals_per_s:,.0f}/s){skipped}; results in {summary.out}"
     )
 
 
