@@ -29,7 +29,7 @@ def plot_quality(table: pd.DataFrame):
     from .games import name
 
     t = table[table["AUC"].notna()].reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(t) + 1.4))
+    fig, ax = plt.subplots(figsize=(7.5, 0.45 * len(t) + 1.7))
     y = np.arange(len(t))
     h = 0.26
     for k, (col, label) in enumerate(STAGES):
@@ -41,8 +41,9 @@ def plot_quality(table: pd.DataFrame):
     ax.set_xlabel("ROC AUC on held-out deals (won against lost)")
     ax.axvline(0.9, color="#999999", lw=0.8, ls=":")
     ax.set_title("What the layout alone tells, and what cheap play adds")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.6 / fig.get_figheight()), ncol=3, fontsize=7.5, frameon=False)
-    fig.tight_layout()
+    # the legend in its own strip under the axis label (0.3 inch, whatever the number of games)
+    fig.legend(*ax.get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7.5, frameon=False)
+    fig.tight_layout(rect=(0, 0.3 / fig.get_figheight(), 1, 1))
     return fig
 
 

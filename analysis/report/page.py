@@ -126,7 +126,7 @@ class Artifacts:
         folded = len(rows) > LONG if fold is None else fold
         kinds = ["l" if i < left else _kind([row[i] for row in rows]) for i in range(len(df.columns))]
         return Table(name, [str(c) for c in df.columns], rows, left, f"tables/{name}.csv",
-                     summary or f"The table: {len(rows)} rows", folded, kinds)
+                     summary or f"The table: {len(rows)} {'row' if len(rows) == 1 else 'rows'}", folded, kinds)
 
     def figure(self, fig: plt.Figure, name: str, caption: str, alt: str = "") -> Figure:
         """Save ``fig`` as PNG (200 dpi) and close it; the page shows it at half its pixel size."""
