@@ -104,7 +104,8 @@ def test_a_log_hears_from_the_run_every_minute_even_when_no_deal_ends_in_it(monk
     progress = Progress(3, bar=False)
     time.sleep(0.7)
     waiting = capsys.readouterr().err.strip().splitlines()
-    assert len(waiting) >= 2 and all(line.startswith("castle run: 0 of 3 games (0.0%)") for line in waiting)
+    assert len(waiting) >= 2 and all(line.startswith("castle run: 0 of 3 games (0.0%)") and line.endswith("no game finished "
+                                      "yet to time the rest by") for line in waiting), waiting
     progress.update(3)
     assert capsys.readouterr().err.startswith("castle run: 3 of 3 games (100.0%)")
     progress.close()

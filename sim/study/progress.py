@@ -58,9 +58,10 @@ class Progress:
             if now_ - self.last >= self.EVERY or (n and self.done == self.total):
                 self.last = now_
                 spent = now_ - self.t0
-                left = spent / self.done * (self.total - self.done) if self.done else float("nan")
+                left = (f"about {_duration(spent / self.done * (self.total - self.done))} left" if self.done
+                        else "no game finished yet to time the rest by")
                 print(f"castle run: {self.done:,} of {self.total:,} games ({100 * self.done / self.total:.1f}%) in "
-                      f"{_duration(spent)}; about {_duration(left)} left", file=sys.stderr, flush=True)
+                      f"{_duration(spent)}; {left}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         self._stop.set()
@@ -69,8 +70,6 @@ class Progress:
 
 
 def _duration(seconds: float) -> str:
-    if seconds != seconds:
-        return "?"
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:
