@@ -23,7 +23,10 @@ How, and why so:
    fourth phase at rate 1), so the estimator is unchanged (:mod:`sim.study.unknowns`).
 4. **A CPU cap** (``cpu_hours``) stops the run early if it is spent: the interval is then that of the deals played,
    most likely wider than asked. The command says when the plan needs more than the cap, when the cap stops it, and
-   at the end whether the interval is as asked or wider.
+   at the end whether the interval is as asked or wider. The main run goes in twenty blocks, the cap looked at
+   after each, so it is passed by a twentieth of the plan at most; each block is cut into at least two chunks a
+   worker (every thread of a Dask cluster counted, whatever ``--jobs`` says), so a cluster's workers all have deals,
+   and the unknowns are solved again as many at a time as there are workers.
 
 The design is written to ``_design.json`` in the results folder before the main run starts, and read back on a
 rerun: an interrupted run resumes with the design unchanged. The pilot and the main run are two datasets of the
@@ -41,6 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from .players.registry import choose_player
+from .study.workers import parallelism
 from .study.errors import ArgumentError
 from .study.experiment import Experiment, ExperimentError
 
@@ -157,6 +161,18 @@ def allocate(m: Phases, middle: bool) -> tuple[float, float]:
     return best[1], best[2]
 
 
+#: a run to a half-width plays its deals in this many blocks, saying the interval and looking at the CPU cap after each
+BLOCKS = 20
+
+
+def blocks(deals: int, chunk_size: int, workers: int) -> tuple[int, int]:
+    """(deals a block, deals a chunk) of a main run of ``deals``: a twentieth of them a block, so a CPU cap is passed by
+    about a twentieth of the plan at most; each block cut into at least two chunks a worker (never larger than
+    ``chunk_size``), so every worker, a cluster's too, has deals through the block and a slow one is shared out."""
+    block = max(1, math.ceil(deals / BLOCKS))
+    return block, max(1, min(chunk_size, math.ceil(block / (2 * max(1, workers)))))
+
+
 #: the fewest deals the deepest phase's subsample should expect: fewer, and its stratum's mean and variance are
 #: guesses (the interval's coverage falls; tests/test_designs.py)
 DEEPEST = 30
@@ -253,8 +269,9 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
     again = settle_choice(settle)
     out = Path(out)
     designs, needed = read_design(out), None
+    workers = parallelism(int(run_args.get("jobs", 1)), run_args.get("backend", "loky"), run_args.get("scheduler"))
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),
-                        end=exp.first + pilot, chunk_size=min(exp.chunk_size, pilot))
+                        end=exp.first + pilot, chunk_size=min(exp.chunk_size, math.ceil(pilot / (2 * workers))))
     summaries = [run(pilot_exp, out / "pilot", **run_args)]
     if designs is None:
         from analysis.load import load_results
@@ -262,7 +279,7 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
         rows = load_results(out / "pilot")
         settled = None
         if again is not None:
-            summaries.append(_settle(run, exp, again, out, [out / "pilot"], None, say, **run_args))
+            summaries.append(_settle(run, exp, again, out, [out / "pilot"], None, say, workers, **run_args))
             settled = load_results(out / SETTLED) if (out / SETTLED).is_dir() else rows.iloc[:0]
         designs = []
         for rules in exp.games:
@@ -289,10 +306,10 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
         main = replace(exp, name=f"{exp.name}-main-{rules.slug}", games=(rules,),
                        players=(choose_player(choice.name, {**choice.params, "rate": d.rate, "rate2": d.rate2}),),
                        first=d.first, end=d.first + d.deals)
-        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out, cpu_hours, say, **run_args))
+        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out, cpu_hours, say, workers, **run_args))
     planned = next((d.settle for d in designs if d.settle), "")
     if planned:  # the design's own settle player, whatever this call asked: a resumed run keeps its design
-        summaries.append(_settle(run, exp, settle_choice(planned), out, [out], cpu_hours, say, **run_args))
+        summaries.append(_settle(run, exp, settle_choice(planned), out, [out], cpu_hours, say, workers, **run_args))
     _say_interval(out, exp, designs, say)
     return summaries
 
@@ -311,9 +328,10 @@ def _cpu_hours(out: Path) -> float:
         return 0.0
 
 
-def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_hours: float | None, say, **run_args):
-    """Solve the deals ``folders``' exact runs left unknown again with ``choice``, into ``out/settled``, a few at a time
-    so the CPU cap is looked at between them; the last run's summary (None if there were none)."""
+def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_hours: float | None, say, workers: int = 1,
+            **run_args):
+    """Solve the deals ``folders``' exact runs left unknown again with ``choice``, into ``out/settled``, ``workers`` at a
+    time so the CPU cap is looked at between them; the last run's summary (None if there were none)."""
     from .study.experiment import unknowns_experiment
 
     whole = unknowns_experiment([str(f) for f in folders], replace(exp, name=f"{exp.name}-settled", players=(choice,)))
@@ -323,7 +341,7 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
         return None
     say(f"castle run: {_deals(len(listed))} left unknown at the full budget, to be solved again with {choice.label} "
         f"(up to {int(choice.params['budget_nodes']):,} positions each)")
-    step, summary = max(1, int(run_args.get("jobs", 1))), None
+    step, summaries = workers, []
     for k in range(0, len(listed), step):
         if cpu_hours is not None and _cpu_hours(out) >= cpu_hours:
             say(f"castle run: the CPU cap of {cpu_hours:g} hours is spent: {len(listed) - k:,} "
@@ -331,12 +349,12 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
             break
         block = listed[k:k + step]
         only = tuple((g, tuple(d for h, d in block if h == g)) for g, _ in whole.only)
-        summary = run(replace(whole, only=only, first=min(d for _, d in block), end=max(d for _, d in block) + 1),
-                      out / SETTLED, **{**run_args, "progress": False})
+        summaries.append(run(replace(whole, only=only, first=min(d for _, d in block), end=max(d for _, d in block) + 1),
+                             out / SETTLED, **{**run_args, "progress": False}))
         found = _verdicts(out / SETTLED)
         say(f"castle run: {k + len(block):,} of {len(listed):,} solved again: "
             + ", ".join(f"{g} {d} {found.get((g, d), 'unknown')}" for g, d in block))
-    return summary
+    return _joined(summaries, nested=False)
 
 
 def _deals(n: int) -> str:
@@ -372,19 +390,24 @@ def _say_interval(out: Path, exp: Experiment, designs: list[Design], say) -> Non
             f"points, {verdict}: ±{d.halfwidth:g}) on {e.deals:,} deals" + (f", {e.again:,} unknowns solved again" if e.again else ""))
 
 
-def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | None, say, **run_args):
-    """Run ``exp`` in blocks of chunks, saying the interval so far (the pilot's deals joined) after each, until its
-    end or the CPU cap (spent by every dataset in ``whole``)."""
+def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | None, say, workers: int = 1, **run_args):
+    """Run ``exp`` in :data:`BLOCKS` blocks of chunks for ``workers`` (:func:`blocks`), saying the interval so far (the
+    pilot's deals joined) after each block that played deals, until its end or the CPU cap (spent by every dataset in
+    ``whole``, looked at after such a block); the blocks' summaries as one."""
     import pandas as pd
 
     from analysis.designs import perfect_play
     from analysis.load import ResultsError, load_results
 
-    block = max(exp.chunk_size, (exp.end - exp.first) // 20)
-    at, summary = exp.first, None
+    block, chunk = blocks(exp.end - exp.first, exp.chunk_size, workers)
+    exp = replace(exp, chunk_size=chunk)  # the rows are the same whatever the chunks (a rerun plays only the gaps)
+    at, summaries = exp.first, []
     while at < exp.end:
         stop = min(at + block, exp.end)
-        summary = run(replace(exp, end=stop), out, **run_args)
+        summaries.append(run(replace(exp, end=stop), out, **run_args))
+        at = stop
+        if not summaries[-1].deals_played:
+            continue  # a block a rerun finds played: on, silently
         try:
             rows = load_results(out)
             game = exp.games[0].full_slug
@@ -400,5 +423,15 @@ def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | Non
                 break
         except ResultsError:
             pass
-        at = stop
-    return summary
+    return _joined(summaries)
+
+
+def _joined(summaries: list, nested: bool = True):
+    """The summaries of one run's blocks as one: ``nested``, each block's experiment ends further from the same first
+    deal (the main run's); else the blocks are apart (the unknowns solved again)."""
+    if not summaries:
+        return None
+    last, played = summaries[-1], sum(s.deals_played for s in summaries)
+    total = last.deals_total if nested else sum(s.deals_total for s in summaries)
+    return replace(last, deals_total=total, deals_played=played, deals_already=total - played,
+                   seconds=sum(s.seconds for s in summaries), replaced=[p for s in summaries for p in s.replaced])

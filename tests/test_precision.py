@@ -13,7 +13,7 @@ from analysis.load import load_results
 from sim.study.experiment import ExperimentError
 import pandas as pd
 
-from sim.precision import DESIGN, Phases, allocate, measure, plan, variance_cost
+from sim.precision import DESIGN, Phases, allocate, blocks, measure, plan, variance_cost
 
 STREETS_LIKE = Phases(p=0.51, unknown=0.002, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
 
@@ -125,17 +125,19 @@ def test_a_run_to_a_halfwidth_plans_once_and_resumes_with_its_design(tmp_path):
 
 def test_a_cpu_cap_spent_leaves_the_unknowns_of_the_main_run_unsolved_and_says_so(tmp_path):
     args = ["run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
-            "--deal-range", "100:100000", "--halfwidth", "4", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
-            "--cpu-hours", "0.000001", "--chunk-size", "1000", "--out", str(tmp_path / "out")]
-    r = _castle(*args, cwd=tmp_path)  # chunks of 1,000: the main run goes in blocks, and the cap stops it after the first
+            "--deal-range", "100:100000", "--halfwidth", "1.5", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
+            "--cpu-hours", "0.000001", "--out", str(tmp_path / "out")]
+    # the main run goes in twenty blocks (here of more than 1,000 deals, two of them unknown at 200,000 positions), and
+    # the cap stops it after the first
+    r = _castle(*args, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert "more than the cap of 1e-06: expect an interval wider than asked" in r.stderr, r.stderr  # said at the plan
     assert "CPU cap of 1e-06 hours is spent after" in r.stderr, r.stderr
-    assert "points, wider than asked: ±4)" in r.stderr, r.stderr
+    assert "points, wider than asked: ±1.5)" in r.stderr, r.stderr
     assert "not solved again" in r.stderr  # the pilot's were (its plan needs them); the main run's wait
     design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
     played = len(load_results(next((tmp_path / "out").glob("main-*")), columns=["deal"]))
-    assert design["deals"] > 1000 and played == 1000  # stopped after its first block (of a chunk)
+    assert played == blocks(design["deals"], 5000, 1)[0] >= 1000  # stopped after its first block
 
 
 def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exit_2(tmp_path):
@@ -146,17 +148,41 @@ def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exi
     assert not (tmp_path / "out").exists()
 
 
-def test_a_cap_spent_only_as_the_last_deal_ends_stops_nothing_and_the_verdict_is_the_intervals(tmp_path):
-    # a plan of one block (fewer deals than a chunk): the cap is found spent after it, with every deal played, so no
-    # "stopped" line, and the closing line says "as asked" when the interval is (it used to say "wider than asked")
-    r = _castle("run", "--game", "beleaguered-castle", "--player", "phased:first=2000,middle=20000,budget_nodes=200000",
-                "--deal-range", "100:100000", "--halfwidth", "8", "--pilot", "100", "--settle", "settle:budget_nodes=3000000",
-                "--cpu-hours", "0.000001", "--out", str(tmp_path / "out"), cwd=tmp_path)
-    assert r.returncode == 0, r.stderr
-    design = json.loads((tmp_path / "out" / DESIGN).read_text())["designs"][0]
-    assert design["deals"] <= 1000  # one chunk: one block
-    assert "expect an interval wider than asked" in r.stderr, r.stderr
-    assert not [x for x in r.stderr.splitlines() if "is spent" in x and "not solved again" not in x], r.stderr
-    last = [x for x in r.stderr.splitlines() if "points, " in x][-1]
-    half = float(last.split("(±")[1].split(" ")[0])
-    assert ("as asked: ±8)" in last) == (half <= 8), last
+def test_blocks_are_a_twentieth_of_the_plan_and_give_every_worker_deals():
+    assert blocks(400_000, 5000, 2) == (20_000, 5000)  # the published shape: chunks as asked
+    assert blocks(400_000, 5000, 64) == (20_000, 157)  # a cluster: two chunks a worker in every block
+    assert blocks(929, 5000, 1) == (47, 24)  # a small plan still stops within a twentieth of it
+    assert blocks(3, 5000, 8) == (1, 1)
+
+
+def test_the_cap_stops_the_main_run_only_with_deals_left_and_the_closing_line_judges_the_interval(monkeypatch, tmp_path):
+    """The cap is looked at after each block; found spent after the last one, nothing is stopped and nothing said of it
+    (the old code said "wider than asked" there, before a closing line reading "as asked")."""
+    import types
+
+    import analysis.designs
+    import analysis.load
+    import sim.precision as P
+    from sim.study.experiment import build
+    from sim.study.runner import RunSummary
+
+    exp = build(name="x", games=["beleaguered-castle"], players=["phased"], deal_range="100:140")
+    played, said = [], []
+    monkeypatch.setattr(analysis.load, "load_results", lambda *a, **k: pd.DataFrame({"deal": played}))
+    monkeypatch.setattr(analysis.designs, "perfect_play", lambda *a, **k: types.SimpleNamespace(estimate=0.5, lo=0.4, hi=0.6, half_width=0.1))
+
+    def run(e, out, **kw):
+        new = range(exp.first + len(played), e.end)  # the block's deals
+        played.extend(new)
+        return RunSummary(out, e.end - e.first, e.end - e.first - len(new), len(new), [], 0.1, True)
+
+    for spent_from, stopped in ((0, True), (39, False)):  # spent from the first block on / only once the last one ends
+        played.clear(), said.clear()
+        monkeypatch.setattr(P, "_cpu_hours", lambda out: 1.0 if len(played) > spent_from else 0.0)
+        joined = P._capped(run, exp, tmp_path, tmp_path, 0.5, said.append, workers=1)
+        assert joined.deals_played == len(played) and joined.deals_already == 0
+        lines = [x for x in said if "is spent" in x]
+        assert (len(played) < 40) == stopped and bool(lines) == stopped, said
+        if stopped:
+            assert lines == [f"castle run: the CPU cap of 0.5 hours is spent after {len(played)} of 40 deals: the interval is "
+                             "that of the deals played"]

@@ -94,6 +94,10 @@ def test_dask_scheduler_address_gives_the_same_rows(tmp_path, reference):
         out = tmp_path / "run"
         run(small(chunk_size=9), out, jobs=2, backend="dask", scheduler=cluster.scheduler_address)
         pd.testing.assert_frame_equal(rows(out), reference)
+        # a run to a half-width cuts its blocks for every thread of the cluster, whatever --jobs says
+        from sim.study.workers import parallelism
+
+        assert parallelism(1, "dask", cluster.scheduler_address) == 2 and parallelism(3) == 3
 
 
 def test_a_log_hears_from_the_run_every_minute_even_when_no_deal_ends_in_it(monkeypatch, capsys):

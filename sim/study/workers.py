@@ -59,6 +59,14 @@ def execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: s
         progress.close()
 
 
+def parallelism(jobs: int, backend: str = "loky", scheduler: str | None = None) -> int:
+    """How many chunks a run plays at once: ``jobs``, or every thread of the Dask cluster at ``scheduler``."""
+    if backend != "dask" or not scheduler:
+        return max(1, jobs)
+    with dask_client(jobs, scheduler) as client:
+        return max(1, sum(client.nthreads().values()))
+
+
 @contextlib.contextmanager
 def dask_client(jobs: int, scheduler: str | None) -> Iterator[Any]:
     """A client of the cluster at ``scheduler``, or of a local cluster of ``jobs`` worker processes."""
