@@ -44,9 +44,9 @@ from pathlib import Path
 import numpy as np
 
 from .players.registry import choose_player
-from .study.workers import parallelism
 from .study.errors import ArgumentError
 from .study.experiment import Experiment, ExperimentError
+from .study.workers import parallelism
 
 DESIGN = "_design.json"
 PILOT_DEALS = 1000
@@ -331,7 +331,7 @@ def _cpu_hours(out: Path) -> float:
 def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_hours: float | None, say, workers: int = 1,
             **run_args):
     """Solve the deals ``folders``' exact runs left unknown again with ``choice``, into ``out/settled``, ``workers`` at a
-    time so the CPU cap is looked at between them; the last run's summary (None if there were none)."""
+    time so the CPU cap is looked at between them; their runs' summaries as one (None if there were none)."""
     from .study.experiment import unknowns_experiment
 
     whole = unknowns_experiment([str(f) for f in folders], replace(exp, name=f"{exp.name}-settled", players=(choice,)))
