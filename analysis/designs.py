@@ -333,7 +333,7 @@ def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame) -
     if again.empty:
         return e.cpu_hours_whole(), None
     per_deal = solved_again(again)  # a deal solved again twice (a deeper settle after a shallower one): one verdict, both CPUs
-    # shrunk as the --halfwidth planner does (sim/precision.py): k settled of n count as k / (n + 1), so two of two
+    # shrunk as the --halfwidth planner does (sim/precision/design.py): k settled of n count as k / (n + 1), so two of two
     # do not promise every unknown settled
     settled = float(per_deal.again.astype(str).isin(("won", "lost")).sum()) / (len(per_deal) + 1)
     left = runs["left"].fillna(False).astype(bool) if "left" in runs.columns else False

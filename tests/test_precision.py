@@ -162,7 +162,7 @@ def test_the_cap_stops_the_main_run_only_with_deals_left_and_the_closing_line_ju
 
     import analysis.designs
     import analysis.load
-    import sim.precision as P
+    import sim.precision.run as P
     from sim.study.experiment import build
     from sim.study.runner import RunSummary
 

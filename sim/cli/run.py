@@ -33,7 +33,7 @@ def run_cmd(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress", help="progress bar [default: on a terminal]", show_default=False),
     halfwidth: Optional[float] = typer.Option(None, "--halfwidth", help="play the solver in phases (player phased, the default then) "
                                               "until each game's winnability is known to ±H points: a pilot, then Neyman's "
-                                              "rates and a fixed number of deals (sim/precision.py)", show_default=False),
+                                              "rates and a fixed number of deals (sim/precision/)", show_default=False),
     cpu_hours: Optional[float] = typer.Option(None, "--cpu-hours", help="with --halfwidth: stop when this much CPU is spent", show_default=False),
     pilot: Optional[int] = typer.Option(None, "--pilot", help="with --halfwidth: the pilot's deals [default: 1000]", show_default=False),
     settle: Optional[str] = typer.Option(None, "--settle", help="with --halfwidth: the player that solves the deals left unknown "

@@ -1,0 +1,185 @@
+"""The design of a run to a half-width: what its pilot measured of each phase, Neyman's rates, and the fixed number of
+deals whose predicted interval is as asked (the package's docstring says why fixed); kept in ``_design.json`` so a
+rerun resumes with it unchanged."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from ..players.registry import choose_player
+from ..study.errors import ArgumentError
+from ..study.experiment import Experiment, ExperimentError
+
+DESIGN = "_design.json"
+PILOT_DEALS = 1000
+Z = 1.959963984540054
+MAX_HALFWIDTH = 50.0  #: points
+
+
+@dataclass(frozen=True)
+class Phases:
+    """What a pilot measured of one game: phase shares, win shares of the unsettled strata, costs (CPU s a deal)."""
+
+    p: float  #: winnable share (unknowns as lost)
+    unknown: float  #: unknown share at the full budget
+    q1: float  #: share the first phase leaves unsettled
+    r1: float  #: win share among them
+    q2: float  #: share of those the middle phase leaves unsettled (0 without a middle phase)
+    r2: float  #: win share among those
+    c1: float  #: CPU seconds of the first phase, a deal
+    c2: float  #: of the middle phase, a deal reaching it
+    c3: float  #: of the last phase, a deal reaching it
+    again: float = 0.0  #: share of the unknowns at the full budget that solving them again settles (planned; 0: none)
+    c4: float = 0.0  #: CPU seconds of solving one unknown again
+
+
+@dataclass(frozen=True)
+class Design:
+    """The rates, the deals to play, and what the pilot predicts of them (written to ``_design.json``)."""
+
+    game: str
+    halfwidth: float  #: asked, in points
+    rate: float
+    rate2: float
+    deals: int  #: main run's deals
+    first: int  #: the main run's first deal
+    per_deal_variance: float
+    cpu_per_deal: float
+    predicted_cpu_hours: float
+    settle: str = ""  #: the player that solves the unknowns again after the run ("": none)
+    solved_again: float = 0.0  #: the share of the unknowns that is planned to settle
+    unknown: float = 0.0  #: the pilot's unknown share at the full budget
+
+
+def check_halfwidth(halfwidth: float) -> None:
+    if not 0 < halfwidth <= MAX_HALFWIDTH:
+        raise ArgumentError("{halfwidth} must be above 0 and at most {most} points, got {got}", most=f"{MAX_HALFWIDTH:g}",
+                            got=f"{halfwidth:g}")
+
+
+def measure(rows, first: int, middle: int, again=None, settle_nodes: int = 0) -> Phases:
+    """Each phase's shares and costs, from pilot rows played with rates 1 (every unsettled deal went on); with
+    ``again`` (the ``settle`` rows of the pilot's unknowns, solved again with at most ``settle_nodes`` positions), the
+    share of them that settles and its cost."""
+    result = rows.result.astype(str).to_numpy()
+    phase = rows.phase.to_numpy(int)
+    nodes = rows.nodes.to_numpy(np.float64)
+    cpu = rows.cpu_us.to_numpy(np.float64) / 1e6
+    per_node = cpu.sum() / max(nodes.sum(), 1.0)
+    won = result == "won"
+    n = len(rows)
+    went2 = phase >= 2
+    went3 = phase >= 3
+    spent1 = np.minimum(nodes, first)
+    spent2 = np.clip(nodes - first, 0, middle) if middle else np.zeros(n)
+    spent3 = np.clip(nodes - first - middle, 0, None)
+    q1 = went2.mean()
+    q2 = went3[went2].mean() if middle and went2.any() else 0.0
+    last = went3 if middle else went2
+    share, c4 = (0.0, 0.0) if again is None else _solved_again(rows.deal[result == "unknown"], again, settle_nodes * per_node)
+    return Phases(p=float(won.mean()), unknown=float((result == "unknown").mean()), q1=float(q1),
+                  r1=float(won[went2].mean()) if went2.any() else 0.0, q2=float(q2),
+                  r2=float(won[last].mean()) if last.any() else 0.0,
+                  c1=float(spent1.mean() * per_node),
+                  c2=float(spent2[went2].mean() * per_node) if middle and went2.any() else 0.0,
+                  c3=float(spent3[last].mean() * per_node) if last.any() else 0.0,
+                  again=share, c4=c4)
+
+
+def _solved_again(unknown, again, most: float) -> tuple[float, float]:
+    """(planned share settled, CPU s a deal) of solving the pilot's ``unknown`` deals again (``again``: their rows).
+    The share is shrunk, ``k`` of ``n`` counting as ``k / (n + 1)``; with none to measure the cost is ``most``, the
+    settle budget at the pilot's CPU per position."""
+    deals = set(int(d) for d in unknown)
+    mine = again[again.deal.astype(int).isin(deals)]
+    settled = int(mine.result.astype(str).isin(("won", "lost")).sum())
+    cost = float(mine.cpu_us.mean()) / 1e6 if len(mine) else most
+    return settled / (len(deals) + 1), cost
+
+
+def variance_cost(m: Phases, rate: float, rate2: float, middle: bool) -> tuple[float, float]:
+    """(variance a deal brings, CPU seconds a deal) of the design with these rates (``analysis.designs``' model)."""
+    v1, v2 = m.r1 * (1 - m.r1), m.r2 * (1 - m.r2)
+    base = m.p * (1 - m.p)
+    if middle:
+        nv = base + m.q1 * v1 * (1 / rate - 1) + m.q1 * m.q2 * v2 * (1 - rate2) / (rate * rate2)
+        cost = m.c1 + m.q1 * rate * m.c2 + m.q1 * rate * m.q2 * rate2 * m.c3
+    else:
+        nv = base + m.q1 * v1 * (1 / rate - 1)
+        cost = m.c1 + m.q1 * rate * m.c3
+    # an unknown is found only on a deal that reached the last phase, and each is solved again
+    return nv, cost + m.unknown * rate * (rate2 if middle else 1.0) * m.c4
+
+
+def allocate(m: Phases, middle: bool) -> tuple[float, float]:
+    """Neyman's allocation: the rates minimising variance times cost (a grid over (0, 1], fine enough for rates)."""
+    grid = np.concatenate([np.linspace(0.01, 0.1, 10), np.linspace(0.12, 1.0, 45)])
+    best = (math.inf, 1.0, 1.0)
+    for rate in grid:
+        for rate2 in (grid if middle else [1.0]):
+            nv, cost = variance_cost(m, rate, rate2, middle)
+            if nv * cost < best[0]:
+                best = (nv * cost, float(rate), float(rate2))
+    return best[1], best[2]
+
+
+#: the fewest deals the deepest phase's subsample should expect: fewer, and its stratum's mean and variance are
+#: guesses (the interval's coverage falls; tests/test_designs.py)
+DEEPEST = 30
+MIN_RATE = 0.05
+
+
+def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settle: str = "") -> Design:
+    """The design reaching ±``halfwidth`` points (the unknowns' spread included, less the share ``settle`` is planned
+    to solve again); an error if the unknowns alone are wider. Rates are Neyman's, but never below :data:`MIN_RATE`,
+    and raised until the deepest subsample expects :data:`DEEPEST` deals."""
+    again = m.again if settle else 0.0
+    left = m.unknown * (1 - again)
+    sampling = halfwidth / 100 - left / 2
+    if sampling <= 0:
+        how = (f"even with {100 * again:.0f}% of them settled by solving them again, as the pilot's were: ask for less "
+               "or raise the solver's budget" if settle
+               else "raise the solver's budget, ask for less, or solve them again ({settle})")
+        raise ArgumentError("{game}: the unknowns alone (counted both ways, {share}% of the pilot's deals) are wider than "
+                            "±{asked} points, " + how, game=game, share=f"{100 * m.unknown:.2f}", asked=f"{halfwidth:g}")
+    if not settle:
+        m = replace(m, c4=0.0)
+    rate, rate2 = (max(MIN_RATE, x) for x in allocate(m, middle))
+    while True:
+        nv, cost = variance_cost(m, rate, rate2, middle)
+        deals = max(1, math.ceil(nv * (Z / sampling) ** 2))
+        deepest = deals * m.q1 * rate * (m.q2 * rate2 if middle else 1.0)
+        if deepest >= DEEPEST or (rate >= 1 and rate2 >= 1) or m.q1 == 0 or (middle and m.q2 == 0):
+            break
+        if middle and rate2 < 1:
+            rate2 = min(1.0, rate2 * 1.25)
+        else:
+            rate = min(1.0, rate * 1.25)
+    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again, m.unknown)
+
+
+def pilot_choice(choice):
+    """The pilot's player: the phased player with every unsettled deal going on."""
+    return choose_player(choice.name, {**choice.params, "rate": 1.0, "rate2": 1.0})
+
+
+def read_design(out: Path) -> list[Design] | None:
+    f = out / DESIGN
+    if not f.exists():
+        return None
+    try:
+        return [Design(**d) for d in json.loads(f.read_text())["designs"]]
+    except (OSError, ValueError, TypeError, KeyError) as e:
+        raise ExperimentError(f"{f} is not a readable design ({e.__class__.__name__}); remove it to plan again") from None
+
+
+def write_design(out: Path, designs: list[Design], exp: Experiment, cpu_hours: float | None) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / f".{DESIGN}.tmp"
+    tmp.write_text(json.dumps({"experiment": exp.name, "cpu_hours": cpu_hours, "designs": [asdict(d) for d in designs]}, indent=2))
+    tmp.replace(out / DESIGN)
