@@ -305,3 +305,30 @@ def base_heatmap(rates: pd.DataFrame, names: dict[str, str] | None = None, least
     fig.colorbar(im, ax=ax, label="deals won (%)", fraction=0.03, pad=0.02)
     fig.tight_layout()
     return fig
+
+
+def against_published(rows: pd.DataFrame) -> plt.Figure:
+    """A panel a game: each source's 95% interval (thin) and the part of it the unknowns make, counted both ways
+    (thick: no number of deals narrows it), around its estimate. ``rows``: game, source, estimate, lo, hi, unknown
+    (fractions)."""
+    games = list(dict.fromkeys(rows.game))
+    fig, axes = plt.subplots(len(games), 1, figsize=(7.5, 1.55 * len(games) + 0.2), squeeze=False)
+    for ax, game in zip(axes[:, 0], games):
+        g = rows[rows.game == game].reset_index(drop=True)
+        c = game_colour(game)
+        for y, r in g.iterrows():
+            mid, lo, hi, u = (100 * r[k] for k in ("estimate", "lo", "hi", "unknown"))
+            ax.plot([lo, hi], [y, y], color=c, lw=1.2, solid_capstyle="butt")
+            ax.plot([mid - u / 2, mid + u / 2], [y, y], color=c, lw=7, alpha=0.45, solid_capstyle="butt")
+            ax.plot([mid], [y], "o", color=c, ms=4)
+            ax.annotate(f"±{(hi - lo) / 2:.3f} ({u / 2:.3f} of unknowns)", (hi, y), xytext=(6, 0), textcoords="offset points",
+                        va="center", fontsize=7.5)
+        ax.set_yticks(range(len(g)), [wrap(s, 32) for s in g.source])
+        ax.set_ylim(len(g) - 0.5, -0.5)
+        lo, hi = 100 * g.lo.min(), 100 * g.hi.max()
+        ax.set_xlim(lo - 0.05 * (hi - lo), hi + 0.75 * (hi - lo))  # room for the labels on the right
+        ax.set_title(game_name(game), color=c, fontsize=10)
+        ax.set_xlabel("winnable (%), 95% interval")
+        ax.grid(axis="x", color="#eeeeee")
+    fig.tight_layout()
+    return fig

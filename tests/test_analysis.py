@@ -413,6 +413,8 @@ def test_the_judged_players_have_their_sections(tmp_path):
     assert len(again) == 3 and (again[["won", "lost", "still unknown"]].sum(axis=1) == again["solved again"]).all()
     runs = pd.read_csv(tmp_path / "report" / "tables" / "precision.csv")
     assert not runs.run.astype(str).str.contains("settle").any()  # its rows replace unknowns: no run of its own
+    # each game Solvitaire measured drawn beside its interval
+    assert (tmp_path / "report" / "figures" / "against_published.png").is_file() and "beside Solvitaire's" in text
     deals = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_deals.csv")
     assert {"difficulty", "rung", "pysol"} <= set(deals.columns) and len(deals) == 3 * 240
     v = pd.read_csv(tmp_path / "report" / "tables" / "difficulty_validity.csv")

@@ -7,21 +7,23 @@ import math
 
 import pandas as pd
 
-from ... import designs
+from ... import designs, plots
 from ...games import name
 from ...stats import player_name, rows_of
+from ...winnability import PUBLISHED, PUBLISHED_EFFORT
 from ..model import Report, Section
 from ..page import interval, pct
 
 
 def precision(r: Report) -> Section | None:
     """Only where a game has a run in another design than plain (the solver in phases): its runs side by side."""
-    rows, used = [], []
+    rows, used, games = [], [], []
     for game in r.games:
         exact, _ = r.exact_rows(game)
         if rows_of(exact, designs.PHASED).empty:
             continue
         used.append(exact)
+        games.append(game)
         again = rows_of(exact, designs.SETTLE)
         runs = [(designs.estimate(g, game, str(label)), g) for label, g in exact.groupby("player", observed=True)
                 if player_name(label) != designs.SETTLE]
@@ -40,7 +42,8 @@ def precision(r: Report) -> Section | None:
         return None
     again = solved_again(pd.concat(used))
     return Section("Precision by design", "precision.html.j2",
-                   {"table": r.out.table(pd.DataFrame(rows), "precision", left=3, fold=False),
+                   {"figure": _against_published(r, games),
+                    "table": r.out.table(pd.DataFrame(rows), "precision", left=3, fold=False),
                     "again": r.out.table(again, "solved-again", left=1, fold=False) if len(again) else None},
                    incomplete=r.incomplete(pd.concat(used)))
 
@@ -56,3 +59,23 @@ def solved_again(exact: pd.DataFrame) -> pd.DataFrame:
                     "positions at most": f"{int(g.nodes.max()):,}" if "nodes" in g else "",
                     "CPU-minutes a deal (median)": f"{g.cpu_us.median() / 6e7:.1f}", "CPU-hours": f"{g.cpu_us.sum() / 3.6e9:.2f}"})
     return pd.DataFrame(out)
+
+
+def _against_published(r: Report, games: list[str]):
+    """The figure of each game's interval beside Solvitaire's, where it published one (None where none did)."""
+    rows = []
+    for game in games:
+        if game not in PUBLISHED or game not in r.estimates:
+            continue
+        e = r.estimates[game]
+        mid, half = PUBLISHED[game]
+        rows += [{"game": game, "source": f"here: {e.deals:,} deals", "estimate": e.estimate, "lo": e.lo, "hi": e.hi,
+                  "unknown": e.unknown},
+                 {"game": game, "source": "Solvitaire: 2,000,000 deals", "estimate": mid / 100, "lo": (mid - half) / 100,
+                  "hi": (mid + half) / 100, "unknown": PUBLISHED_EFFORT[game][0] / 100}]
+    if not rows:
+        return None
+    return r.out.figure(plots.against_published(pd.DataFrame(rows)), "against_published",
+                        "Each game's 95% interval under perfect play (thin) beside Solvitaire's (Blake & Gent), and the part "
+                        "of it its unknowns make, counted both ways (thick): more deals narrow the rest, only solving the "
+                        "unknowns narrows that")
