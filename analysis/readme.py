@@ -30,6 +30,7 @@ START = "<!-- results: written by `make figures` from data/published; edit analy
 END = "<!-- end of results -->"
 #: the report's figures the README shows, in order, with their captions (those the report drew from the data)
 FIGURES = (("answer", "Win rate by player and under perfect play"), ("ladder", "The ladder: winnable deals won against CPU per deal"),
+           ("against_published", "How precise: each game's 95% interval beside Solvitaire's, the part its unknowns make thick"),
            ("difficulty", "Difficulty: the cheapest rung that wins a deal"),
            ("difficulty_index", "Difficulty, deal by deal: the index of every winnable deal"),
            ("fixed_bases", "Selective Castle: one base rank for every deal"))
