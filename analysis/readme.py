@@ -177,9 +177,10 @@ def effort_table(df: pd.DataFrame) -> str:
                          "whole interval": _hours(hours)
                          + (f" (its unknowns solved again, counting on {100 * settled:.0f}% settling)" if settled is not None else "")})
         rate, mean = winnability.PUBLISHED_EFFORT[game]
-        rows.append({"game": name(game), "run": "Solvitaire (2,000,000 deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},
+        rows.append({"game": name(game), "run": f"Solvitaire ({winnability.PUBLISHED_DEALS:,} deals)", "deals": "", **{f"{b} s": "" for b in EFFORT_BUDGETS},
                      "at its cap": f"{rate:.3f}%", "CPU s a deal": f"{mean:.1f}", "variance a deal": "",
-                     "CPU-h to ±0.186": f"{2_000_000 * mean / 3600:,.0f}", "whole interval": f"{2_000_000 * mean / 3600:,.0f}"})
+                     "CPU-h to ±0.186": f"{winnability.PUBLISHED_DEALS * mean / 3600:,.0f}",
+                     "whole interval": f"{winnability.PUBLISHED_DEALS * mean / 3600:,.0f}"})
     return _md(pd.DataFrame(rows), right=2)
 
 

@@ -24,6 +24,8 @@ from .stats import newcombe_paired, player_mask, rate_interval, rates_of_counts,
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
+#: the deals Solvitaire solved for each of them
+PUBLISHED_DEALS = 2_000_000
 #: Solvitaire's effort on the same games (2,000,000 deals each): its unknown share in %, and its mean CPU seconds a deal
 PUBLISHED_EFFORT = {BELEAGUERED: (0.068, 4.9), STREETS: (0.232, 29.0)}
 #: the other published figures of the family (``shared/ANCHORS.md``): what they say, and the share they give

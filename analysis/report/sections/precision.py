@@ -10,7 +10,7 @@ import pandas as pd
 from ... import designs, plots
 from ...games import name
 from ...stats import player_name, rows_of
-from ...winnability import PUBLISHED, PUBLISHED_EFFORT
+from ...winnability import PUBLISHED, PUBLISHED_DEALS, PUBLISHED_EFFORT
 from ..model import Report, Section
 from ..page import interval, pct
 
@@ -71,7 +71,7 @@ def _against_published(r: Report, games: list[str]):
         mid, half = PUBLISHED[game]
         rows += [{"game": game, "source": f"here: {e.deals:,} deals", "estimate": e.estimate, "lo": e.lo, "hi": e.hi,
                   "unknown": e.unknown},
-                 {"game": game, "source": "Solvitaire: 2,000,000 deals", "estimate": mid / 100, "lo": (mid - half) / 100,
+                 {"game": game, "source": f"Solvitaire: {PUBLISHED_DEALS:,} deals", "estimate": mid / 100, "lo": (mid - half) / 100,
                   "hi": (mid + half) / 100, "unknown": PUBLISHED_EFFORT[game][0] / 100}]
     if not rows:
         return None
