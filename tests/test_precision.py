@@ -189,3 +189,12 @@ def test_the_cap_stops_the_main_run_only_with_deals_left_and_the_closing_line_ju
         if stopped:
             assert lines == [f"castle run: the CPU cap of 0.5 hours is spent after {len(played)} of 40 deals: the interval is "
                              "that of the deals played"]
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2_before_the_pilot(tmp_path):
+    # the cluster's threads are asked before anything is played: a wrong address writes nothing
+    pytest.importorskip("distributed")
+    r = _castle("run", "--game", "beleaguered-castle", "--halfwidth", "3", "--backend", "dask", "--scheduler",
+                "tcp://127.0.0.1:1", "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert r.returncode == 2 and "cannot reach the Dask scheduler" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
