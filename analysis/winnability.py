@@ -344,10 +344,13 @@ def dialects(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
 
 
 def _mean_win_moves(df: pd.DataFrame, game: str, other: str) -> float:
-    """Mean moves of ``game``'s wins on the deals ``other`` also won (so the two means are of the same deals)."""
+    """Mean moves of ``game``'s wins on the deals ``other`` also won, by the same exact run (player label): the two
+    means are of the same deals and the same search, and a deal other runs also won (another budget, the per-base
+    solver: other lines) counts once."""
     won = df[df.result == "won"]
-    a = won[won.game == game].set_index(["seed", "deal"]).moves
-    b = won[won.game == other].set_index(["seed", "deal"]).moves
+    won = won.assign(player=won.player.astype(str))
+    a = won[won.game == game].set_index(["seed", "deal", "player"]).moves
+    b = won[won.game == other].set_index(["seed", "deal", "player"]).moves
     common = a.index.intersection(b.index)
     return float(a.loc[common].mean()) if len(common) else np.nan
 

@@ -236,6 +236,18 @@ def test_a_dialect_is_compared_with_its_sheet_deal_by_deal(tmp_path):
     assert "Streets and Alleys (supermoves) won ⇒ Streets and Alleys won" in _words(text)  # the law both ways, checked
 
 
+def test_a_deal_two_exact_runs_won_counts_once_in_the_moves_of_a_win():
+    """The per-base solver beside the plain one (bases-selective) must not count a deal twice, nor mix two searches'
+    lines: each side's moves are the run's that played both."""
+    rows = pd.DataFrame({"game": ["selective-castle"] * 3 + ["selective-castle@pysol"] * 2, "seed": 0,
+                         "deal": [1, 1, 2, 1, 2], "result": "won", "moves": [100, 90, 200, 80, 150],
+                         "player": ["solver:budget_nodes=60000000", "solver:bases=1,budget_nodes=60000000",
+                                    "solver:budget_nodes=60000000", "solver:budget_nodes=60000000",
+                                    "solver:budget_nodes=60000000"]})
+    assert winnability._mean_win_moves(rows, "selective-castle", "selective-castle@pysol") == (100 + 200) / 2
+    assert winnability._mean_win_moves(rows, "selective-castle@pysol", "selective-castle") == (80 + 150) / 2
+
+
 def test_report_takes_perfect_play_from_the_shipped_study_when_it_has_none(dataset, tmp_path):
     data = write_dataset(tmp_path / "heur", deals=300, players=("random", "greedy"), solver=False)
     text = build_report(data, tmp_path / "report", reference=dataset, replays=False).read_text()
