@@ -35,7 +35,7 @@ figures: $(STAMP)
 	wait $$notebooks && test $$report -eq 0
 	$(BIN)/python -m analysis.readme data/published reports/published
 
-## published: run the whole study into data/published (about 18 CPU-hours, 9 hours on two cores; rerun to resume), then rebuild its figures
+## published: run the whole study into data/published (about 85 CPU-hours, nearly two days on two cores, a third of it solving the precision runs' unknowns again; rerun to resume), then rebuild its figures
 published: $(STAMP)
 	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
 	$(MAKE) figures
