@@ -11,7 +11,7 @@ Two checks, both exact:
 
 The designs' rows go to ``--out`` (``castle run``, so a rerun resumes and reuses them):
 
-    python benchmarks/design_real_data.py                  # about 10 CPU-minutes, --jobs 2
+    python benchmarks/design_real_data.py                  # about 4 CPU-minutes, --jobs 2
     python benchmarks/design_real_data.py --out /tmp/real --jobs 1
 
 Exit status 1 if a check fails.
