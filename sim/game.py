@@ -19,14 +19,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import apply_undo as A
+from .kernels import dealing as D
 from .kernels import hashing as H
 from .kernels import legal as M
 from .kernels import layout as L
 from .core import reference
 from .core.board import BoardError, Position, format_board, parse_board
 from .core.cards import N_RANKS, RANKS, SUITS, card_str, make_card, rank_of
-from .core.deals import DEFAULT_SEED, deal_position
+from .core.deals import DEFAULT_SEED, PYSOL_SEED, check_seeded, deal_position, parse_deal_id
 from .core.moves import MAX_MOVES, N_ACTIONS, N_ALL_ACTIONS, IllegalMoveError, Move
 from .core.outcome import Result
 from .core.rules import DealStyle, EmptyPile, FoundationBase, Rules, SequenceMoves, UnknownGameError, find_game
@@ -60,7 +60,13 @@ class Game:
 
     def deal(self, deal: int | str, seed: int = DEFAULT_SEED) -> State:
         """The starting state of a seeded deal (``17``) or a PySol deal (``"pysol:1080"``)."""
-        return State.from_position(self.rules, deal_position(self.rules, deal, seed))
+        kind, n = parse_deal_id(deal)
+        if kind == "pysol" or seed == PYSOL_SEED:
+            return State.from_position(self.rules, deal_position(self.rules, deal, seed))
+        check_seeded(seed, n)
+        s = np.zeros(L.STATE_SIZE, np.int8)
+        D.init_deal(self.rules_array, seed, n, s, np.zeros(52, np.int8))  # the compiled deal: the same cards, 100x sooner
+        return State(self.rules, s)
 
     def from_board(self, text: str, check: bool = False) -> State:
         """A state from board text (see :mod:`sim.core.board`).
@@ -129,19 +135,23 @@ class State:
         self.rules = rules
         self.rules_array = L.rules_array(rules)
         self.array = array
+        self._keys = np.zeros(H.PH_SIZE, np.uint64)  # the pile keys: the hash, kept as moves are played
+        H.pile_keys(array, self.rules_array, self._keys)
         self._undo: list[int] = []
-        self.move_stack: list[Move] = []
+        self._actions: list[int] = []
+        self._buf = np.empty(MAX_MOVES, np.int64)
+        self._scratch = np.empty(M.SCRATCH_SIZE, np.int64)
 
     @classmethod
     def from_position(cls, rules: Rules, pos: Position) -> State:
         if len(pos.piles) != rules.n_piles:
             raise ValueError(f"{rules.slug} has {rules.n_piles} piles, the position {len(pos.piles)}")
-        return cls(rules, _array_of(pos))
+        return cls(rules, array_of(pos))
 
     def copy(self) -> State:
         other = State(self.rules, self.array.copy())
         other._undo = list(self._undo)
-        other.move_stack = list(self.move_stack)
+        other._actions = list(self._actions)
         return other
 
     # -- moves ---------------------------------------------------------------
@@ -149,27 +159,47 @@ class State:
     def legal_moves(self) -> LegalMoves:
         return LegalMoves(self)
 
+    def actions(self) -> np.ndarray:
+        """The legal moves as action ints, ascending (a fresh array): the cheap way for a player to look at them."""
+        n = M.legal_actions(self.array, self.rules_array, self._buf, self._scratch)
+        return self._buf[:n].copy()
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played since this state was made, first first."""
+        return [Move.from_action(a) for a in self._actions]
+
     def is_legal(self, move: Move) -> bool:
         return bool(M.is_legal(self.array, self.rules_array, move.action))
 
     def push(self, move: Move | str | int) -> None:
-        """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int)."""
+        """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int: the cheapest)."""
         if isinstance(move, str):
             move = Move.from_str(move)
-        elif not isinstance(move, Move):
-            move = Move.from_action(move)  # a MoveError for anything but a whole number in the action space
-        if not self.is_legal(move):
+        if isinstance(move, Move):
+            action = move.action
+        elif type(move) is int or (isinstance(move, np.integer) and 0 <= move < N_ALL_ACTIONS):
+            action = int(move)
+        else:
+            action = Move.from_action(move).action  # a MoveError for anything but a whole number in the action space
+        token = H.apply_checked(self.array, self.rules_array, self._keys, action) if 0 <= action < N_ALL_ACTIONS else -1
+        if token < 0:
+            move = Move.from_action(action)
             reason = reference.why_illegal(self.rules, self.position(), move) or "the engines disagree (a bug: please report it)"
             raise IllegalMoveError(f"illegal move {move}: {reason}")
-        self._undo.append(int(A.apply(self.array, self.rules_array, move.action)))
-        self.move_stack.append(move)
+        self._undo.append(int(token))
+        self._actions.append(action)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
+        return Move.from_action(self.pop_action())
+
+    def pop_action(self) -> int:
+        """Take back the last move and return its action int (:meth:`pop` without making a Move)."""
         if not self._undo:
             raise IndexError("pop from an empty move stack")
-        A.undo(self.array, self.rules_array, self._undo.pop())
-        return self.move_stack.pop()
+        H.undo_keyed(self.array, self.rules_array, self._keys, self._undo.pop())
+        return self._actions.pop()
 
     # -- reading the position -----------------------------------------------
     def position(self) -> Position:
@@ -181,7 +211,8 @@ class State:
 
     @property
     def cards_home(self) -> int:
-        return int(self.array[L.S_FOUND : L.S_FOUND + 4].sum())
+        a = self.array
+        return int(a[0]) + int(a[1]) + int(a[2]) + int(a[3])  # (S_FOUND = 0: four reads beat a numpy sum)
 
     @property
     def empty_piles(self) -> int:
@@ -208,8 +239,8 @@ class State:
         return None
 
     def hash(self) -> int:
-        """Canonical position hash (pile order and which pile is empty do not matter)."""
-        return int(H.position_hash(self.array, self.rules_array))
+        """Canonical position hash (pile order and which pile is empty do not matter), kept as moves are played."""
+        return int(H.position_key(self._keys, self.array))
 
     def board_text(self) -> str:
         """The board text format (round-trips through :meth:`Game.from_board`)."""
@@ -253,7 +284,7 @@ class State:
         return board_svg(self, move=last, played=True, card=card)
 
 
-def _array_of(pos: Position) -> np.ndarray:
+def array_of(pos: Position) -> np.ndarray:
     """Pack a :class:`Position` into a state array."""
     s = np.zeros(L.STATE_SIZE, np.int8)
     s[L.S_FOUND : L.S_FOUND + 4] = pos.foundations

@@ -23,7 +23,7 @@ SPECS = ["beam:width=16,budget=30000", "beam:width=8,grow=2,budget=20000,max_mov
 def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
     out = np.zeros((len(deals), K.N_OUT), np.int64)
-    K.play_chunk(Game(game).rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64),
+    K.play_chunk(Game(game).rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), K.NO_STARTS,
                  choice.max_moves, choice.spec.salt, out)
     return out
 

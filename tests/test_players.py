@@ -30,7 +30,7 @@ def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
     g = Game(game)
     out = np.zeros((len(deals), K.N_OUT), np.int64)
-    K.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), choice.max_moves, choice.spec.salt, out)
+    K.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), K.NO_STARTS, choice.max_moves, choice.spec.salt, out)
     return out
 
 

@@ -129,7 +129,7 @@ def _play(name: str, seed: int, player: str, item: Item, state=None, review: boo
     """One item played (by the player, or the list ``moves``), as a JSON-ready row (in a worker when there are several)."""
     import time
 
-    from ..core.deals import parse_deal_id
+    from ..core.deals import stream_key
     from ..game import Game
     from ..players.loop import play_choice
     from ..players.registry import parse_player
@@ -143,8 +143,8 @@ def _play(name: str, seed: int, player: str, item: Item, state=None, review: boo
         params = {"file": source}
     else:
         choice = parse_player(player)
-        number = parse_deal_id(item.name)[1] if item.key == "deal" else 0
-        record = play_choice(choice, state, seed, number)
+        stream_seed, number = stream_key(item.name, seed) if item.key == "deal" else (seed, 0)
+        record = play_choice(choice, state, stream_seed, number)
         player, params = choice.label, choice.params
     row = {**game_fields(game.rules), item.key: item.name, "seed": seed, "player": player, "player_params": params,
            "result": str(record.result), "moves": [str(m) for m in record.moves], "cards_home": record.cards_home,
@@ -207,11 +207,21 @@ def _review_lines(row: dict) -> list[str]:
     return lines
 
 
-def players() -> None:
+def players(
+    source: Optional[str] = typer.Option(None, "--from", metavar="<file.py|module>",
+                                         help="list the players of this file or module instead (use them as FILE:Name)"),
+) -> None:
     """List the players, each with its parameters and their defaults."""
     from ..players.registry import registry
+    from ..players.sources import players_in
 
-    specs = registry()
+    if source is None:
+        specs = registry()
+    else:
+        specs = {f"{source}:{s.name}": s for s in players_in(source)}
+        if not specs:
+            raise UserError(f"{source} defines no player (a class with choose(state), or a function made with "
+                            "sim.players.plugin.compiled)")
     width = max(len(n) for n in specs)
     for name, spec in specs.items():
         kind = "compiled" if spec.compiled else "python"

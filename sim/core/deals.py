@@ -48,7 +48,7 @@ def deal_key(seed: int, deal: int) -> int:
 
 def permutation(seed: int, deal: int) -> list[int]:
     """The 52 cards of deal ``(seed, deal)`` in dealing order (plain Python reference)."""
-    _check(seed, deal)
+    check_seeded(seed, deal)
     key = deal_key(seed, deal)
     counter = 0
     deck = list(range(N_CARDS))
@@ -65,7 +65,8 @@ def permutation(seed: int, deal: int) -> list[int]:
     return deck
 
 
-def _check(seed: int, deal: int) -> None:
+def check_seeded(seed: int, deal: int) -> None:
+    """Refuse a seeded deal outside the deal space (:class:`DealError`)."""
     for value, what in ((deal, "deal"), (seed, "seed")):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise DealError(f"{what} {value!r} is not a whole number")
@@ -151,6 +152,13 @@ def pysol_board_text(rules: Rules, number: int) -> str:
 PYSOL_SEED = -1
 
 
+def stream_key(deal: int | str, seed: int = DEFAULT_SEED) -> tuple[int, int]:
+    """The (seed, number) a player's random stream is keyed by for a deal: ``"pysol:N"`` is (:data:`PYSOL_SEED`, N),
+    as in a PySol-numbered experiment's rows, so a game replayed move by move is the game of its row."""
+    kind, n = parse_deal_id(deal)
+    return (PYSOL_SEED, n) if kind == "pysol" else (seed, n)
+
+
 def deal_position(rules: Rules, deal: int | str, seed: int = DEFAULT_SEED) -> Position:
     """The starting position of a deal: an int (seeded; of :data:`PYSOL_SEED`, PySol's game number) or ``"pysol:N"``."""
     kind, n = parse_deal_id(deal)
@@ -162,5 +170,5 @@ def deal_position(rules: Rules, deal: int | str, seed: int = DEFAULT_SEED) -> Po
         text = pysol_board_text(rules, n)
         default_base = 0 if rules.foundation_base == FoundationBase.ACE else -1
         return parse_board(text, rules.n_piles, default_base=default_base)
-    _check(seed, n)
+    check_seeded(seed, n)
     return layout(rules, permutation(seed, n))

@@ -15,6 +15,7 @@ from numba import njit
 from ..core.moves import FOUNDATION, N_ACTIONS, N_TARGETS
 from ..core.rules import MAX_PILES
 from .apply_undo import apply, undo
+from .legal import is_legal
 from .layout import (
     CAP, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, action_count, action_source, action_target,
     token_action, token_card,
@@ -153,3 +154,11 @@ def undo_keyed(s, r, ph, token):
         _rekey(ph, src, r, Z_PILE[s[S_HEIGHT + src] - 1, card])
     if dst != FOUNDATION:
         _rekey(ph, dst, r, Z_PILE[s[S_HEIGHT + dst], card])
+
+
+@njit(cache=True)
+def apply_checked(s, r, ph, action):
+    """:func:`apply_keyed` for a move chosen outside the kernels: -1, and nothing played, when the rules forbid it."""
+    if not is_legal(s, r, action):
+        return -1
+    return apply_keyed(s, r, ph, action)

@@ -26,6 +26,7 @@ from .dealing import init_deal
 from .hashing import PH_SIZE, apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
+from .plugin import F_AT, F_PLAYED, MAX_PLY, checked
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
@@ -41,6 +42,8 @@ C_CYCLES = 6  #: CPU cycle-counter ticks spent on the deal (play_chunk only)
 N_OUT = 7
 
 _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
+#: ``starts`` for :func:`play_chunk` when the loop deals the seed's deals itself
+NO_STARTS = np.zeros((0, STATE_SIZE), np.int8)
 
 
 @njit(cache=True)
@@ -72,8 +75,25 @@ def observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
 
 
 @njit(cache=True)
-def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
-    """Deal and play every deal of ``deals`` with player ``kind``; write one record row per deal into ``out``."""
+def start_deal(r, seed, deals, starts, k, salt, s, perm, rng, table, used, meta, ph):
+    """Set up deal ``deals[k]``: its starting position (``starts[k]`` when starting positions are given, as PySol's
+    deals are, else dealt from ``seed``), its random stream, an empty seen-set and the position's pile keys."""
+    if starts.shape[0] > 0:
+        s[:] = starts[k]
+    else:
+        init_deal(r, seed, deals[k], s, perm)
+    seed_rng(rng, seed, deals[k], salt)
+    forget_all(table, used, meta)
+    pile_keys(s, r, ph)
+
+
+@njit(cache=True)
+def play_chunk(r, kind, w, seed, deals, starts, max_moves, salt, out):
+    """Deal and play every deal of ``deals`` with player ``kind``; write one record row per deal into ``out``.
+
+    ``starts`` holds each deal's starting position (``len(deals)`` rows of ``STATE_SIZE``) or no rows: the deals
+    of ``seed`` are then dealt here.
+    """
     s = np.zeros(STATE_SIZE, np.int8)
     perm = np.zeros(52, np.int8)
     rng = np.zeros(1, np.uint64)
@@ -81,10 +101,7 @@ def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
     table, used, meta, scratch, acts, ph = ws[WS_SEEN], ws[WS_USED], ws[WS_META], ws[WS_SCRATCH], ws[WS_ACTS], ws[WS_KEYS]
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
-        init_deal(r, seed, deals[k], s, perm)
-        seed_rng(rng, seed, deals[k], salt)
-        forget_all(table, used, meta)
-        pile_keys(s, r, ph)
+        start_deal(r, seed, deals, starts, k, salt, s, perm, rng, table, used, meta, ph)
         row = out[k]
         row[:] = 0
         while True:
@@ -102,6 +119,43 @@ def play_chunk(r, kind, w, seed, deals, max_moves, salt, out):
 
 
 @njit(cache=True)
+def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
+    """:func:`play_chunk` for a compiled plug-in: its decision ``decide_fn`` (:data:`.plugin.DECIDE`) sees the view ``v``.
+
+    Returns the number of deals played to the end: fewer than ``len(deals)`` when the decision broke a rule of
+    the kit (``v.status`` says which, about the deal at that index), and the rows after it are not played.
+    """
+    perm = np.zeros(52, np.int8)
+    acts = np.zeros(MAX_MOVES, np.int64)
+    s, ph, table, used, meta, status = v.state, v.keys, v.table, v.used, v.meta, v.status
+    for k in range(deals.shape[0]):
+        t0 = _readcyclecounter()
+        start_deal(r, seed, deals, starts, k, salt, s, perm, v.rng, table, used, meta, ph)
+        v.memory[:] = 0
+        v.bases[:] = -1
+        v.ply[0] = 0
+        status[:] = 0
+        status[F_AT] = k
+        row = out[k]
+        row[:] = 0
+        while True:
+            n = observe(s, r, ph, table, used, meta, row, acts, v.scratch, max_moves)
+            if n < 0:
+                break
+            status[F_PLAYED] = row[C_MOVES]
+            a = checked(v, decide_fn(v, acts, n), acts, n)
+            if a == -2:
+                return k
+            if a < 0:
+                row[C_RESULT] = GAVE_UP
+                break
+            apply_keyed(s, r, ph, a)
+            row[C_MOVES] += 1
+        row[C_CYCLES] = np.int64(_readcyclecounter() - t0)
+    return deals.shape[0]
+
+
+@njit(cache=True)
 def choose_move(s, r, kind, w, rng, ws):
     """One decision for a Python-side player, whose workspace ``ws`` persists between calls; -1 gives up."""
     pile_keys(s, r, ws[WS_KEYS])  # the position may have been reached by any moves: key it afresh
@@ -111,6 +165,20 @@ def choose_move(s, r, kind, w, rng, ws):
     if n == 0:
         return -1
     return decide(s, r, kind, w, rng, ws, acts, n)
+
+
+@njit(cache=True)
+def choose_move_with(decide_fn, v):
+    """One decision of a compiled plug-in for a Python-side player, whose view ``v`` persists between calls (its
+    position copied in by the caller); -1 gives up, -2 a fault (``v.status``)."""
+    pile_keys(v.state, v.rules, v.keys)
+    remember(v.table, v.used, v.meta, key(v.keys, v.state))
+    acts = v.moves[MAX_PLY]
+    n = legal_actions(v.state, v.rules, acts, v.scratch)
+    if n == 0:
+        return -1
+    v.ply[0] = 0
+    return checked(v, decide_fn(v, acts, n), acts, n)
 
 
 @njit(cache=True)

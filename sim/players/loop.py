@@ -8,29 +8,33 @@ a compiled player's game inside a chunk.
 
 from __future__ import annotations
 
-from ..core.deals import DEFAULT_SEED
+from ..core.deals import DEFAULT_SEED, stream_key
 from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import GAVE_UP, RESULTS, Result
 from ..kernels import play as P
 from .record import GameRecord
 from .spec import DEFAULT_MAX_MOVES, Player, PlayerChoice, resolve
-from .registry import choose_player, parse_player
+from .registry import choose_from_spec, parse_player
 
 
 def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> GameRecord:
-    """Let ``player`` play ``state`` until won, stuck, given up or ``max_moves``; the state is left at the end."""
+    """Let ``player`` play ``state`` until won, stuck, given up or ``max_moves``; the state is left at the end.
+
+    ``player.choose(state)`` returns a :class:`Move`, an action int (cheaper: see :meth:`State.actions`) or None
+    to give up.
+    """
     ph, table, used, meta, row, acts, scratch = P.record_buffers(max_moves)
-    moves: list[Move] = []
-    while P.observe_anew(state.array, state.rules_array, ph, table, used, meta, row, acts, scratch, max_moves) >= 0:
+    s, r = state.array, state.rules_array
+    played = len(state._actions)
+    while P.observe_anew(s, r, ph, table, used, meta, row, acts, scratch, max_moves) >= 0:
         move = player.choose(state)
         if move is None:
             row[P.C_RESULT] = GAVE_UP
             break
         state.push(move)
-        moves.append(move)
         row[P.C_MOVES] += 1
-    return record_of(row, moves)
+    return record_of(row, [Move.from_action(a) for a in state._actions[played:]])
 
 
 def record_of(row, moves: list[Move]) -> GameRecord:
@@ -61,5 +65,6 @@ def play_deal(game: Game, player: str, deal: int, seed: int = DEFAULT_SEED, max_
     """Deal ``deal`` of ``seed`` and let the named player (``name[:k=v,...]``) play it."""
     choice = parse_player(player)
     if max_moves is not None:
-        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
-    return play_choice(choice, game.deal(deal, seed), seed, deal)
+        choice = choose_from_spec(choice.spec, {**choice.params, "max_moves": max_moves})
+    stream_seed, number = stream_key(deal, seed)
+    return play_choice(choice, game.deal(deal, seed), stream_seed, number)

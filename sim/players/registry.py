@@ -22,11 +22,11 @@ solver) sets ``play_deal`` and may add ``extra_columns`` to the result rows.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from typing import Any
 
-from .spec import MAX_MOVES_PARAM, Param, PlayerChoice, PlayerSpec, UnknownPlayerError
+from .sources import is_reference, read_reference, spec_of, split_reference
+from .spec import PlayerChoice, PlayerSpec, UnknownPlayerError, spec_from_class
 
 ENTRY_POINT_GROUP = "castle.players"
 
@@ -48,18 +48,6 @@ def register(spec: PlayerSpec, *, builtin: bool = False) -> None:
     _PLAYERS[spec.name] = spec
     if builtin:
         _BUILTIN.add(spec.name)
-
-
-def spec_from_class(name: str, cls: type) -> PlayerSpec:
-    """A spec for a plain player class: its ``__init__`` keyword defaults are its parameters."""
-    params = []
-    for p in inspect.signature(cls).parameters.values():
-        if p.name in ("seed", "deal") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
-            continue
-        if isinstance(p.default, (int, float)) and not isinstance(p.default, bool):
-            params.append(Param(p.name, p.default, ""))
-    doc = inspect.getdoc(cls)
-    return PlayerSpec(name, doc.splitlines()[0] if doc else "", tuple(params), factory=cls)
 
 
 def _load_plugins() -> None:
@@ -85,7 +73,19 @@ def registry() -> dict[str, PlayerSpec]:
     return _PLAYERS
 
 
+def is_builtin(spec: PlayerSpec) -> bool:
+    """Is ``spec`` one of the toolkit's own players (not a plug-in's, nor a file's)?"""
+    registry()
+    return spec.source is None and spec.name in _BUILTIN and _PLAYERS.get(spec.name) is spec
+
+
 def find_player(name: str) -> PlayerSpec:
+    """The spec of a registered player, or of a player in a file or module (``my_players.py:Name``, :mod:`.sources`)."""
+    if is_reference(name):
+        ref, attr, params = split_reference(name)
+        if params:
+            raise UnknownPlayerError(f"player {name!r}: give its parameters apart from its name")
+        return spec_of(read_reference(ref, attr))
     players = registry()
     key = name.strip().lower()
     if key not in players:
@@ -95,7 +95,11 @@ def find_player(name: str) -> PlayerSpec:
 
 def choose_player(name: str, params: dict[str, Any] | None = None) -> PlayerChoice:
     """The named player with ``params`` (text or numbers) over its defaults, validated."""
-    spec = find_player(name)
+    return choose_from_spec(find_player(name), params)
+
+
+def choose_from_spec(spec: PlayerSpec, params: dict[str, Any] | None = None) -> PlayerChoice:
+    """The player of ``spec`` with ``params`` (text or numbers) over its defaults, validated."""
     known = {p.name: p for p in spec.all_params}
     values = spec.defaults
     for k, v in (params or {}).items():
@@ -112,8 +116,13 @@ def choose_player(name: str, params: dict[str, Any] | None = None) -> PlayerChoi
 
 
 def parse_player(text: str) -> PlayerChoice:
-    """``"greedy"`` or ``"lookahead:depth=3,width=4"`` as a :class:`PlayerChoice` (each parameter once)."""
-    name, _, rest = text.partition(":")
+    """``"greedy"``, ``"lookahead:depth=3,width=4"`` or ``"my_players.py:Mine:depth=2"`` as a :class:`PlayerChoice`
+    (each parameter once)."""
+    if is_reference(text):
+        ref, attr, rest = split_reference(text)
+        name = f"{ref}:{attr}"
+    else:
+        name, _, rest = text.partition(":")
     params: dict[str, str] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         k, eq, v = item.partition("=")

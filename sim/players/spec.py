@@ -8,6 +8,7 @@ builds on them: the imports run one way.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import math
 from dataclasses import dataclass, field
@@ -27,6 +28,11 @@ class UnknownPlayerError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+class PlayerFault(UnknownPlayerError):
+    """A player that broke while playing (its exception, a compile error, an illegal move): one line naming the
+    player, the deal and what went wrong."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,10 @@ class PlayerSpec:
 
     ``kernel`` names the compiled decision kernel (:data:`sim.kernels.players.KINDS`)
     that plays whole chunks and, move by move, :class:`sim.players.compiled.CompiledPlayer`;
-    ``salt`` keys its random stream. ``factory(seed=, deal=, **params)``
+    ``decide`` is a compiled plug-in's decision (:mod:`sim.players.plugin`), played the
+    same two ways; ``salt`` keys its random stream. ``source`` says where a player
+    loaded from a researcher's file or module came from (:mod:`.sources`): such a spec
+    travels to another process as its source, and is rebuilt there from the code. ``factory(seed=, deal=, **params)``
     makes a move-by-move player of any other kind (``max_moves`` is the
     loop's, not passed on). ``play_deal(state, seed=, deal=, **params) ->
     GameRecord`` replaces the loop for players that play a deal with their
@@ -108,6 +117,13 @@ class PlayerSpec:
     extra_columns: tuple[tuple[str, str], ...] = ()
     check: Callable[[dict], str | None] | None = None
     version: int = 1
+    decide: Any = None
+    source: Any = None  #: a :class:`sim.players.sources.PlayerSource`, or None (built-in and entry-point players)
+
+    def __reduce__(self):
+        if self.source is None:
+            return super().__reduce__()
+        return (resolve("sim.players.sources:rebuild"), (self.source,))
 
     @property
     def all_params(self) -> tuple[Param, ...]:
@@ -120,7 +136,8 @@ class PlayerSpec:
 
     @property
     def compiled(self) -> bool:
-        return self.kernel is not None
+        """Does it play whole chunks inside the compiled loop (a built-in kernel or a compiled plug-in)?"""
+        return self.kernel is not None or self.decide is not None
 
 
 @dataclass(frozen=True)
@@ -161,7 +178,27 @@ class PlayerChoice:
             return resolve(self.spec.factory)(seed=seed, deal=deal, **self.own_params)
         if self.spec.kernel is not None:  # (named, as specs name their code: listing players loads no kernel)
             return resolve("sim.players.compiled:CompiledPlayer")(self, seed, deal)
+        if self.spec.decide is not None:
+            return resolve("sim.players.plugin:PluginPlayer")(self, seed, deal)
         raise UnknownPlayerError(f"player {self.name} plays whole deals only, not move by move")
+
+
+def spec_from_class(name: str, cls: type) -> PlayerSpec:
+    """A spec for a plain player class: its ``__init__`` keyword defaults are its parameters (a class attribute
+    ``params``, a tuple of :class:`Param` of the same names, gives them help and ranges), its docstring's first
+    line its summary, and a class attribute ``version`` (an int) its version."""
+    declared = {p.name: p for p in getattr(cls, "params", ()) if isinstance(p, Param)}
+    params = []
+    for p in inspect.signature(cls).parameters.values():
+        if p.name in ("seed", "deal") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if isinstance(p.default, (int, float)) and not isinstance(p.default, bool):
+            given = declared.get(p.name)
+            params.append(Param(p.name, p.default, given.help, given.lo, given.hi) if given else Param(p.name, p.default, ""))
+    doc = inspect.getdoc(cls)
+    version = getattr(cls, "version", 1)
+    return PlayerSpec(name, doc.splitlines()[0] if doc else "", tuple(params), factory=cls,
+                      version=version if isinstance(version, int) and not isinstance(version, bool) else 1)
 
 
 def _fmt(v: int | float) -> str:

@@ -67,10 +67,10 @@ def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT
     :class:`~sim.core.moves.IllegalMoveError`. ``review``: the solver judges the game
     (:func:`sim.solver.review.review`): marks, the first mistake and what would have kept the deal, critical moves.
     """
-    from ..core.deals import parse_deal_id
+    from ..core.deals import stream_key
     from ..game import Game
     from ..players.loop import play_choice
-    from ..players.registry import choose_player, parse_player
+    from ..players.registry import choose_from_spec, parse_player
 
     g = Game(game) if isinstance(game, str) else game
     start = g.deal(deal, seed) if state is None else state
@@ -88,9 +88,9 @@ def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT
     else:
         choice = parse_player(player)
         if max_moves is not None:
-            choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
-        number = parse_deal_id(deal)[1] if state is None else 0
-        record = play_choice(choice, start.copy(), seed, number)
+            choice = choose_from_spec(choice.spec, {**choice.params, "max_moves": max_moves})
+        stream_seed, number = stream_key(deal, seed) if state is None else (seed, 0)
+        record = play_choice(choice, start.copy(), stream_seed, number)
         result, label, extra = str(record.result), choice.label, dict(record.extra or {})
         moves, tidied_from = list(record.moves), None
         if tidy and result == "won" and choice.name.startswith("solver"):

@@ -42,9 +42,9 @@ def play_loop_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = 
     ids = np.arange(deals, dtype=np.int64)
     out = np.zeros((deals, P.N_OUT), np.int64)
     w = weights({})
-    P.play_chunk(r, RANDOM, w, seed, ids[:1], 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
+    P.play_chunk(r, RANDOM, w, seed, ids[:1], P.NO_STARTS, 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
     start = time.perf_counter()
-    P.play_chunk(r, RANDOM, w, seed, ids, max_moves, RANDOM_PLAYER.salt, out)
+    P.play_chunk(r, RANDOM, w, seed, ids, P.NO_STARTS, max_moves, RANDOM_PLAYER.salt, out)
     return int(out[:, P.C_MOVES].sum()) / (time.perf_counter() - start)
 
 

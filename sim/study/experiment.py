@@ -100,7 +100,13 @@ class Experiment:
             "deal_range": [self.first, self.end],
             "chunk_size": self.chunk_size,
             "engine_version": engine_version,
-        } | ({"unknowns_of": list(self.unknowns_of), "deals": {g: list(d) for g, d in self.only}} if self.unknowns_of else {})
+        } | ({"unknowns_of": list(self.unknowns_of), "deals": {g: list(d) for g, d in self.only}} if self.unknowns_of else {}) \
+          | ({"player_sources": sources} if (sources := self.player_sources()) else {})
+
+    def player_sources(self) -> dict[str, dict[str, str]]:
+        """Where each player loaded from a file or module came from, and its code's SHA-256 (by label)."""
+        return {p.label: {"source": p.spec.source.label, "sha256": p.spec.source.sha256}
+                for p in self.players if p.spec.source is not None}
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -308,8 +314,8 @@ def unknowns_experiment(folders: Any, exp: Experiment) -> Experiment:
 
 
 def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
-    """PySol FC's numbering: deals are its game numbers, played by Python-loop players (a compiled player deals
-    inside its kernel from a seed); the rows carry :data:`~sim.core.deals.PYSOL_SEED` as their seed."""
+    """PySol FC's numbering: deals are its game numbers (dealt through pysol-cards, and handed to a compiled
+    player's loop as starting positions); the rows carry :data:`~sim.core.deals.PYSOL_SEED` as their seed."""
     from ..core.deals import PYSOL_SEED
 
     if seed_given:
@@ -317,10 +323,6 @@ def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
     missing = [g.slug for g in rules if g.pysol_name is None]
     if missing:
         raise ExperimentError(f"PySol deals no game numbers for {', '.join(missing)}")
-    compiled = [c.label for c in choices if c.spec.compiled]
-    if compiled:
-        raise ExperimentError(f"numbering = \"pysol\" needs players that deal in Python, not {', '.join(compiled)} "
-                              "(the solver, corridor, phased and beam-like Python players do)")
     if first < 1:
         raise ExperimentError("PySol game numbers start at 1: the deal range must too")
     return PYSOL_SEED

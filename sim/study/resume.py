@@ -39,6 +39,13 @@ def conflict(held: dict, new: dict, defaults: dict[str, dict]) -> str | None:
     for key in ("seed", "engine_version"):
         if held.get(key) != new[key]:
             return key
+    for label, source in (new.get("player_sources") or {}).items():
+        had = (held.get("player_sources") or {}).get(label)
+        if had is not None and had.get("sha256") != source["sha256"]:
+            return (f"player_sources ({label}: its code changed since its rows were played, SHA-256 {str(had.get('sha256'))[:12]} "
+                    f"then, {source['sha256'][:12]} now)")
+        if had is None and label in (held.get("players") or {}):
+            return f"player_sources ({label}: its rows were played by another player of that name)"
     for section in ("games", "players", "player_versions"):
         have = held.get(section) or {}
         for name, value in new[section].items():
@@ -103,6 +110,8 @@ def prepare(exp: Experiment, out: Path) -> dict:
         held = manifest["experiment"]
         for section in ("games", "players", "player_versions"):
             held[section] = {**(held.get(section) or {}), **identity[section]}
+        if identity.get("player_sources"):
+            held["player_sources"] = {**(held.get("player_sources") or {}), **identity["player_sources"]}
         first, end = held.get("deal_range") or identity["deal_range"]
         if exp.end > exp.first:
             held["deal_range"] = [min(first, exp.first), max(end, exp.end)] if end > first else [exp.first, exp.end]

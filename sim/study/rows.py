@@ -21,9 +21,14 @@ from ..core.rules import FoundationBase, Rules, find_game
 from ..kernels import play as P
 from ..kernels.legal import ENGINE_VERSION
 from ..kernels.layout import rules_array
+from ..core.deals import PYSOL_SEED, deal_position
+from ..game import array_of
+from ..kernels.plugin import F_AT
 from ..players.compiled import kind_of, weights
+from ..players.plugin import PluginFault, fault_message, view_for
 from ..players.loop import play_choice
-from ..players.spec import PlayerChoice
+from ..players.registry import is_builtin
+from ..players.spec import PlayerChoice, PlayerFault
 from .chunks import Chunk
 from .dataset import schema, write_atomic
 
@@ -73,8 +78,11 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
     extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
     elapsed = np.zeros(n, np.int64)
     cpu = np.zeros(n, np.int64)
+    starts = _starts(rules, seed, deals) if choice.spec.compiled else None
     if choice.spec.compiled:
-        player = (rules_array(rules), kind_of(choice), weights(choice.params))
+        r = rules_array(rules)
+        plugin = view_for(choice, r) if choice.spec.decide is not None else None
+        player = (r, kind_of(choice), weights(choice.params)) if plugin is None else None
     else:
         game = Game(rules)
     at, step = 0, n if report is None else 1
@@ -83,7 +91,10 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         t0 = time.perf_counter()
         if choice.spec.compiled:
             c0 = time.process_time_ns()
-            P.play_chunk(*player, seed, deals[at:stop], choice.max_moves, choice.spec.salt, out[at:stop])
+            if plugin is None:
+                P.play_chunk(*player, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, choice.max_moves, choice.spec.salt, out[at:stop])
+            else:
+                _play_plugin(choice, r, plugin, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, out[at:stop])
             call_cpu_us = (time.process_time_ns() - c0) / 1000
             cycles = out[at:stop, P.C_CYCLES].astype(np.float64)
             # the call's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
@@ -92,7 +103,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
             for k in range(at, stop):
                 deal = int(deals[k])
                 t1, c0 = time.perf_counter_ns(), time.process_time_ns()
-                rec = play_choice(choice, game.deal(deal, seed), seed, deal)
+                rec = _play_python(choice, game, seed, deal)
                 elapsed[k] = (time.perf_counter_ns() - t1) // 1000
                 cpu[k] = (time.process_time_ns() - c0) // 1000
                 out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
@@ -130,10 +141,57 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
     }
     for name, values in extra.items():
         columns[name] = pa.array(values, row_schema.field(name).type)
+    if choice.spec.source is not None:  # where the player came from, and its code's hash
+        columns["player_source"] = pa.array([choice.spec.source.label] * n, pa.string())
+        columns["player_sha256"] = pa.array([choice.spec.source.sha256] * n, pa.string())
     return pa.table(columns, schema=row_schema)
 
 
 _ROW_NAMES = {f.name for f in schema()}
+
+
+def _starts(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
+    """The starting positions the compiled loop plays: none (it deals a seed's deals itself), or PySol's deals."""
+    if seed != PYSOL_SEED or not len(deals):
+        return P.NO_STARTS
+    return np.stack([array_of(deal_position(rules, int(d), seed)) for d in deals])
+
+
+def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.ndarray, starts: np.ndarray, out: np.ndarray) -> None:
+    """A compiled plug-in's chunk; its compile error, exception or broken rule of the kit as one :class:`PluginFault`."""
+    fn = choice.spec.decide
+    try:
+        played = P.play_chunk_with(r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
+    except Exception as e:  # numba's typing errors and the decision's own exceptions alike
+        at = int(v.status[F_AT])
+        where = f", deal {int(deals[at])}" if 0 <= at < len(deals) and not _is_compile_error(e) else ""
+        raise PluginFault(f"player {choice.label}{where}: {_first_line(e)}") from None
+    if played < len(deals):
+        raise PluginFault(f"player {choice.label}, deal {int(deals[played])}: {fault_message(choice, v)}")
+
+
+def _play_python(choice: PlayerChoice, game: Game, seed: int, deal: int):
+    """One deal by a Python player; a player from a file, module or entry point that raises is one line naming it."""
+    if choice.spec.source is None and is_builtin(choice.spec):
+        return play_choice(choice, game.deal(deal, seed), seed, deal)
+    try:
+        return play_choice(choice, game.deal(deal, seed), seed, deal)
+    except PlayerFault:
+        raise
+    except Exception as e:
+        raise PlayerFault(f"player {choice.label}, deal {deal}: {_first_line(e)}") from None
+
+
+def _is_compile_error(e: BaseException) -> bool:
+    from numba.core.errors import NumbaError
+
+    return isinstance(e, NumbaError)
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+    text = next((x for x in lines if not x.startswith(("Failed in", "During:"))), lines[0] if lines else "")
+    return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
 def run_chunk(chunk: Chunk, out: str, report: Callable[[int], None] | None = None) -> tuple[int, float]:

@@ -62,10 +62,14 @@ class RunSummary:
 
 
 def _warm_up(exp: Experiment) -> None:
-    """Compile (or load) the kernels once before workers start, so they share numba's cache."""
-    compiled = [c for c in exp.players if c.spec.compiled]
-    if compiled:
-        play_rows(exp.games[0], compiled[0], exp.seed, 0, 0)
+    """Compile (or load) the kernels once before workers start, so they share numba's cache: the built-in loop
+    with the first built-in compiled player, and each compiled plug-in's decision (a compile error then stops
+    the run here, before any worker starts)."""
+    kernels = [c for c in exp.players if c.spec.kernel is not None][:1]
+    plugins = [c for c in exp.players if c.spec.decide is not None]
+    first = exp.deals_of(exp.games[0].full_slug)[0] if exp.unknowns_of else exp.first
+    for choice in kernels + plugins:
+        play_rows(exp.games[0], choice, exp.seed, first, first)
 
 
 def run(

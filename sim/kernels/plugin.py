@@ -1,0 +1,281 @@
+"""What a compiled plug-in player sees (:class:`View`) and the kit of compiled functions its decision calls.
+
+A researcher's compiled player is one numba function ``decide(v, moves, n)``
+that returns the action it plays from the position in ``v``, whose ``n``
+legal actions are ``moves[:n]`` (-1 gives up). The chunk loop
+(:func:`sim.kernels.play.play_chunk_with`) calls it through a function
+pointer of the one signature :data:`DECIDE`, so the loop is compiled, and
+cached, once for every plug-in, and a plug-in's own ``cache=True`` keeps
+its compiled code between runs.
+
+``v`` is a named tuple of small arrays. A decision reads it only through
+the functions below (its fields may change; these names will not):
+:func:`push` and :func:`pop` play a move and take it back, keeping the
+position's hash; :func:`seen` says whether the game has already passed
+through the position; :func:`score` is the built-in players' evaluation.
+:func:`push` refuses a move the rules do not allow (it returns False and
+marks the view: the loop then stops the deal with an error naming the
+move), so a decision's look-ahead can never corrupt the position.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit, typeof, types
+
+from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
+from .evaluate import N_WEIGHTS, choose_target_bases, evaluate
+from .hashing import PH_SIZE, apply_keyed, undo_keyed
+from .layout import (CAP, R_NPILES, R_NTAB, S_CARDS, S_HEIGHT, STATE_SIZE, RULES_SIZE, action_count, action_source, cards_home as _home,
+                     empty_piles as _empty, is_won as _won, moving_card, top)
+from .legal import SCRATCH_SIZE, is_legal, legal_actions
+from .rng import rand_below as _rand_below, rand_unit
+from .seen import META_SIZE, key, seen as _seen
+
+MAX_PLY = 32  #: moves a decision may look ahead with :func:`push` before it must :func:`pop`
+N_PARAMS = 16  #: a plug-in's own parameters, ``v.params[0]`` ... in the order it declares them
+N_MEMORY = 64  #: ``v.memory``: float64 slots a decision may keep between its moves of one deal (zero at each deal's start)
+
+# v.status slots: what the loop reads back
+F_FAULT = 0  #: a fault code (FAULT_*), 0 while none
+F_ACTION = 1  #: the action the fault is about
+F_PLAYED = 2  #: moves played so far in this deal (kept by the loop)
+F_AT = 3  #: the deal's index in the chunk being played (kept by the loop)
+STATUS_SIZE = 4
+FAULT_ILLEGAL_PUSH = 1  #: push() was given a move the rules do not allow
+FAULT_DEEP_PUSH = 2  #: push() beyond MAX_PLY moves ahead
+FAULT_EMPTY_POP = 3  #: pop() with nothing pushed
+FAULT_ILLEGAL_MOVE = 4  #: the decision returned a move that is not among the legal ones
+FAULT_UNPOPPED = 5  #: the decision returned with moves still pushed
+
+View = namedtuple("View", ["state", "rules", "keys", "table", "used", "meta", "rng", "params", "weights", "bases",
+                           "undo", "ply", "moves", "scratch", "evalbuf", "depths", "memory", "status"])
+
+
+def new_view(rules: np.ndarray, capacity: int, params: np.ndarray | None = None, weights: np.ndarray | None = None) -> View:
+    """A view with its buffers: ``capacity`` slots of seen positions (:func:`sim.kernels.seen.capacity`)."""
+    p = np.zeros(N_PARAMS, np.float64)
+    if params is not None:
+        p[: len(params)] = params
+    w = np.zeros(N_WEIGHTS, np.float64) if weights is None else np.ascontiguousarray(weights, np.float64)
+    return View(np.zeros(STATE_SIZE, np.int8), np.ascontiguousarray(rules, np.int64), np.zeros(PH_SIZE, np.uint64),
+                np.zeros(capacity, np.uint64), np.zeros(capacity, np.int64), np.zeros(META_SIZE, np.int64),
+                np.zeros(1, np.uint64), p, w, np.full(4, -1, np.int64), np.zeros(MAX_PLY, np.int64), np.zeros(1, np.int64),
+                np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64), np.zeros(SCRATCH_SIZE, np.int64), np.zeros(MAX_MOVES, np.int64),
+                np.zeros(52, np.int64), np.zeros(N_MEMORY, np.float64), np.zeros(STATUS_SIZE, np.int64))
+
+
+VIEW = typeof(new_view(np.zeros(RULES_SIZE, np.int64), 4))  #: the view's numba type
+#: the one signature of a compiled plug-in's decision: ``decide(v, moves, n) -> action``
+DECIDE = types.int64(VIEW, types.Array(types.int64, 1, "C"), types.int64)
+DECIDE_FN = types.FunctionType(DECIDE)
+
+
+# -- moves ----------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def push(v, a):
+    """Play ``a`` from the view's position (keeping its hash); False, and nothing played, if the rules forbid it."""
+    d = v.ply[0]
+    if d >= MAX_PLY:
+        _fault(v, FAULT_DEEP_PUSH, a)
+        return False
+    if not is_legal(v.state, v.rules, a):
+        _fault(v, FAULT_ILLEGAL_PUSH, a)
+        return False
+    v.undo[d] = apply_keyed(v.state, v.rules, v.keys, a)
+    v.ply[0] = d + 1
+    return True
+
+
+@njit(cache=True)
+def pop(v):
+    """Take back the last move :func:`push` played."""
+    d = v.ply[0] - 1
+    if d < 0:
+        _fault(v, FAULT_EMPTY_POP, -1)
+        return
+    v.ply[0] = d
+    undo_keyed(v.state, v.rules, v.keys, v.undo[d])
+
+
+@njit(cache=True)
+def ply(v):
+    """How many moves :func:`push` has played ahead of the real position."""
+    return v.ply[0]
+
+
+@njit(cache=True)
+def legal(v, out):
+    """The legal actions of the view's position into ``out`` (``MAX_MOVES`` long: :func:`buffer`), ascending; their number."""
+    return legal_actions(v.state, v.rules, out, v.scratch)
+
+
+@njit(cache=True)
+def buffer(v, level):
+    """A move buffer for look-ahead level ``level`` (0 to ``MAX_PLY``): one per level, so levels do not overwrite each other."""
+    return v.moves[level]
+
+
+@njit(cache=True, inline="always")
+def to_foundation(a):
+    """Does action ``a`` put a card on its foundation?"""
+    return a % N_TARGETS == FOUNDATION
+
+
+@njit(cache=True, inline="always")
+def source(a):
+    """The pile (0-based; 13-16: a foundation) action ``a`` takes from."""
+    return action_source(a)
+
+
+@njit(cache=True, inline="always")
+def target(a):
+    """The pile action ``a`` puts on (0-based), or ``FOUNDATION`` (13)."""
+    return a % N_TARGETS
+
+
+@njit(cache=True, inline="always")
+def count(a):
+    """Cards action ``a`` carries (more than one only in a dialect that moves sequences)."""
+    return action_count(a)
+
+
+@njit(cache=True)
+def card(v, a):
+    """The card action ``a`` moves (0-51: suit * 13 + rank; of a sequence, its bottom card)."""
+    return moving_card(v.state, a)
+
+
+# -- the position -----------------------------------------------------------------------------------------
+@njit(cache=True)
+def seen(v):
+    """Has the game already passed through the view's position (as the built-in players never return to one)?"""
+    return _seen(v.table, key(v.keys, v.state))
+
+
+@njit(cache=True)
+def hash(v):
+    """The position's canonical 64-bit hash (pile order does not matter), kept as moves are pushed."""
+    return key(v.keys, v.state)
+
+
+@njit(cache=True)
+def cards_home(v):
+    return _home(v.state)
+
+
+@njit(cache=True)
+def empty_piles(v):
+    """Empty tableau piles (reserves not counted)."""
+    return _empty(v.state, v.rules)
+
+
+@njit(cache=True)
+def is_won(v):
+    return _won(v.state)
+
+
+@njit(cache=True)
+def piles(v):
+    """Piles of the game: its tableau piles (:func:`tableau_piles`), then its reserves if it has any."""
+    return v.rules[R_NPILES]
+
+
+@njit(cache=True)
+def tableau_piles(v):
+    """Piles cards can be built on (0 to this number - 1)."""
+    return v.rules[R_NTAB]
+
+
+@njit(cache=True)
+def height(v, p):
+    """Cards in pile ``p``."""
+    return v.state[S_HEIGHT + p]
+
+
+@njit(cache=True)
+def card_at(v, p, i):
+    """The ``i``-th card of pile ``p`` from the bottom (0-based), -1 past its top."""
+    if i < 0 or i >= v.state[S_HEIGHT + p]:
+        return -1
+    return np.int64(v.state[S_CARDS + p * CAP + i])
+
+
+@njit(cache=True)
+def top_card(v, p):
+    """The top card of pile ``p``, -1 if it is empty."""
+    return top(v.state, p)
+
+
+@njit(cache=True)
+def home(v, suit):
+    """Cards on suit ``suit``'s foundation (0 C, 1 D, 2 H, 3 S)."""
+    return np.int64(v.state[suit])
+
+
+@njit(cache=True)
+def score(v):
+    """The built-in players' evaluation of the position (sim/kernels/evaluate.py) under the plug-in's weights."""
+    return evaluate(v.state, v.rules, v.weights, v.bases, v.evalbuf, v.scratch)
+
+
+@njit(cache=True)
+def aim_bases(v):
+    """Aim the evaluation at the base rank whose four cards lie shallowest (games that choose their base)."""
+    choose_target_bases(v.state, v.rules, v.bases, v.depths)
+
+
+@njit(cache=True)
+def moves_played(v):
+    """Moves played so far in this deal (0 at its first decision)."""
+    return v.status[F_PLAYED]
+
+
+# -- chance -----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def rand_below(v, n):
+    """A uniform draw from 0 to ``n - 1`` from the deal's own random stream (the same for the same seed and deal)."""
+    return _rand_below(v.rng, n)
+
+
+@njit(cache=True)
+def random(v):
+    """A uniform draw in [0, 1) from the deal's own random stream."""
+    return rand_unit(v.rng)
+
+
+# -- the loop's side ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def _fault(v, code, a):
+    if v.status[F_FAULT] == 0:
+        v.status[F_FAULT] = code
+        v.status[F_ACTION] = a
+
+
+@njit(cache=True)
+def checked(v, a, acts, n):
+    """The decision's action ``a`` as the loop plays it: -1 (it gives up) or one of ``acts[:n]``; else a fault, and -2."""
+    if v.status[F_FAULT] != 0:
+        return -2
+    if v.ply[0] != 0:
+        _fault(v, FAULT_UNPOPPED, a)
+        return -2
+    if a < 0:
+        return -1
+    for k in range(n):
+        if acts[k] == a:
+            return a
+    _fault(v, FAULT_ILLEGAL_MOVE, a)
+    return -2
+
+
+#: fault code -> what it says, for the one line the runner prints
+FAULTS = {
+    FAULT_ILLEGAL_PUSH: "push() was given move {move}, which the rules do not allow there",
+    FAULT_DEEP_PUSH: f"push() went deeper than {MAX_PLY} moves ahead (at move {{move}})",
+    FAULT_EMPTY_POP: "pop() was called with no move pushed",
+    FAULT_ILLEGAL_MOVE: "it returned move {move}, which is not a legal move there",
+    FAULT_UNPOPPED: "it returned (move {move}) with moves still pushed: pop() each push() before returning",
+}
