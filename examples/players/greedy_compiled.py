@@ -1,6 +1,8 @@
-"""Greedy, re-implemented as a compiled plug-in: the same moves as the built-in `greedy`.
+"""The built-in `greedy`, written again as a compiled plug-in: the same moves, at the built-in's speed.
 
-    castle run --game streets-and-alleys --player examples/players/greedy_compiled.py:MyGreedy --deals 10000
+`benchmarks/bench_plugins.py` plays it beside `greedy` and compares their rows deal by deal.
+
+    castle run --game streets-and-alleys --player greedy_compiled.py:MyGreedy --player greedy --deals 10000
 """
 
 import numpy as np
@@ -9,12 +11,12 @@ from numba import njit
 from sim.players.plugin import EVALUATION, compiled, kit
 
 
-@compiled(*EVALUATION)
+@compiled(*EVALUATION)  # the evaluation's weights as parameters, greedy's defaults
 @njit(cache=True)
 def MyGreedy(v, moves, n):
-    """A move home whenever one leads somewhere new, else the best-scoring move to a position not seen yet."""
+    """A move home whenever one leads somewhere new (the best of them), else the best-scoring move to a new position."""
     best, best_score = -1, -np.inf
-    for k in range(n):  # a foundation move first, the best of them
+    for k in range(n):
         if kit.to_foundation(moves[k]):
             kit.push(v, moves[k])
             if not kit.seen(v):

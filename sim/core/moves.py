@@ -62,6 +62,11 @@ def split_action(action: int) -> tuple[int, int, int]:
     return source, target, count_less_one + 1
 
 
+def to_foundation(action: int) -> bool:
+    """Does ``action`` put a card on its foundation? (A Python player's cheap test, as ``kit.to_foundation``.)"""
+    return action % N_TARGETS == FOUNDATION
+
+
 class MoveError(ValueError):
     """Text that is not a move."""
 

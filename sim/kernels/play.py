@@ -26,7 +26,7 @@ from .dealing import init_deal
 from .hashing import PH_SIZE, apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
-from .plugin import F_AT, F_PLAYED, MAX_PLY, checked
+from .plugin import DECIDE_FN, F_AT, F_PLAYED, MAX_PLY, VIEW, checked
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
@@ -179,6 +179,25 @@ def choose_move_with(decide_fn, v):
         return -1
     v.ply[0] = 0
     return checked(v, decide_fn(v, acts, n), acts, n)
+
+
+_FIXED: list = []
+
+
+def plugin_loops():
+    """:func:`play_chunk_with` and :func:`choose_move_with`, compiled for the one signature of a plug-in's decision
+    (:data:`.plugin.DECIDE_FN`) and no other: a plug-in is then passed as a function pointer, so these two are
+    compiled once and cached for every plug-in (let numba specialise them on each plug-in's own type instead, and
+    it compiles them again in every process: numba cannot cache a specialisation on a function object)."""
+    if not _FIXED:
+        chunk = (types.Array(types.int64, 1, "C"), DECIDE_FN, VIEW, types.int64, types.Array(types.int64, 1, "C"),
+                 types.Array(types.int8, 2, "C"), types.int64, types.int64, types.Array(types.int64, 2, "C"))
+        play_chunk_with.compile(chunk)
+        choose_move_with.compile((DECIDE_FN, VIEW))
+        for fn in (play_chunk_with, choose_move_with):
+            fn.disable_compile()
+        _FIXED.extend([play_chunk_with, choose_move_with])
+    return _FIXED[0], _FIXED[1]
 
 
 @njit(cache=True)

@@ -26,9 +26,9 @@ import numpy as np
 from numba import njit, typeof, types
 
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
-from .evaluate import N_WEIGHTS, choose_target_bases, evaluate
+from .evaluate import N_WEIGHTS, card_depths, choose_target_bases, evaluate
 from .hashing import PH_SIZE, apply_keyed, undo_keyed
-from .layout import (CAP, R_NPILES, R_NTAB, S_CARDS, S_HEIGHT, STATE_SIZE, RULES_SIZE, action_count, action_source, cards_home as _home,
+from .layout import (CAP, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_HEIGHT, STATE_SIZE, RULES_SIZE, action_count, action_source, cards_home as _home,
                      empty_piles as _empty, is_won as _won, moving_card, top)
 from .legal import SCRATCH_SIZE, is_legal, legal_actions
 from .rng import rand_below as _rand_below, rand_unit
@@ -213,6 +213,32 @@ def top_card(v, p):
 def home(v, suit):
     """Cards on suit ``suit``'s foundation (0 C, 1 D, 2 H, 3 S)."""
     return np.int64(v.state[suit])
+
+
+@njit(cache=True)
+def base(v, suit):
+    """The base rank of suit ``suit``'s foundation (0 = Ace), -1 while the game has not chosen it."""
+    return np.int64(v.state[S_BASE + suit])
+
+
+@njit(cache=True)
+def depth_of(v, c):
+    """Cards lying on card ``c`` (0 if it is a pile's top card), -1 if it is on a foundation."""
+    for p in range(v.rules[R_NPILES]):
+        h = v.state[S_HEIGHT + p]
+        at = S_CARDS + p * CAP
+        for i in range(h):
+            if v.state[at + i] == c:
+                return np.int64(h - 1 - i)
+    return np.int64(-1)
+
+
+@njit(cache=True)
+def depths(v):
+    """Every card's depth at once (cards lying on it; -1 on a foundation), indexed by card: one pass over the piles,
+    where :func:`depth_of` looks for one card."""
+    card_depths(v.state, v.rules, v.depths)
+    return v.depths
 
 
 @njit(cache=True)

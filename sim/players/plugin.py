@@ -1,22 +1,25 @@
 """A researcher's compiled player: one numba function, played inside the compiled chunk loop like ``greedy``.
 
->>> import numpy as np
->>> from numba import njit
->>> from sim.players.plugin import Param, compiled, kit
->>> @compiled(Param("home_first", 1, "1: a move home whenever there is one", lo=0, hi=1))
-... @njit(cache=True)
-... def FirstUnseen(v, moves, n):
-...     "A move home first, else the first move to a position not seen in this game."
-...     for k in range(n):
-...         if v.params[0] == 1 and kit.to_foundation(moves[k]):
-...             return moves[k]
-...     for k in range(n):
-...         kit.push(v, moves[k])
-...         fresh = not kit.seen(v)
-...         kit.pop(v)
-...         if fresh:
-...             return moves[k]
-...     return -1
+::
+
+    import numpy as np
+    from numba import njit
+    from sim.players.plugin import Param, compiled, kit
+
+    @compiled(Param("home_first", 1, "1: a move home whenever there is one", lo=0, hi=1))
+    @njit(cache=True)
+    def FirstUnseen(v, moves, n):
+        "A move home first, else the first move to a position not seen in this game."
+        for k in range(n):
+            if v.params[0] == 1 and kit.to_foundation(moves[k]):
+                return moves[k]
+        for k in range(n):
+            kit.push(v, moves[k])
+            fresh = not kit.seen(v)
+            kit.pop(v)
+            if fresh:
+                return moves[k]
+        return -1
 
 The decision ``decide(v, moves, n)`` returns one of ``moves[:n]`` (the legal actions, ascending) or -1 to
 give up. ``v`` is the :class:`~sim.kernels.plugin.View`: the position, its hash, the positions the game has
@@ -153,7 +156,7 @@ class PluginPlayer:
         v.state[:] = state.array
         if v.meta[0] * 2 >= len(v.table):
             raise PluginFault(f"player {self.choice.label}: a game longer than its move cap")
-        a = P.choose_move_with(self._fn, v)
+        a = P.plugin_loops()[1](self._fn, v)
         v.status[kit.F_PLAYED] += 1
         if a == -2:
             raise PluginFault(f"player {self.choice.label}: {fault_message(self.choice, v)}")

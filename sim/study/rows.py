@@ -161,7 +161,7 @@ def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.nd
     """A compiled plug-in's chunk; its compile error, exception or broken rule of the kit as one :class:`PluginFault`."""
     fn = choice.spec.decide
     try:
-        played = P.play_chunk_with(r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
+        played = P.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
     except Exception as e:  # numba's typing errors and the decision's own exceptions alike
         at = int(v.status[F_AT])
         where = f", deal {int(deals[at])}" if 0 <= at < len(deals) and not _is_compile_error(e) else ""
