@@ -51,8 +51,9 @@ MANIFEST = 16 * MiB
 class TooLarge(OSError):
     """A file past the limit of its kind (errno ``EFBIG``: the command line shows it as ``FILE: larger than ...``)."""
 
-    def __init__(self, name: str, limit: int, what: str):
-        super().__init__(errno.EFBIG, f"larger than {what} may be ({limit_text(limit)})", name)
+    def __init__(self, name: str, limit: int, what: str, expanded: bool = False):
+        said = f"expands to more than {what} may hold" if expanded else f"larger than {what} may be"
+        super().__init__(errno.EFBIG, f"{said} ({limit_text(limit)})", name)
 
 
 def limit_text(limit: int) -> str:
@@ -104,7 +105,7 @@ def gunzip(data: bytes, limit: int, what: str, name: str) -> bytes:
     except (OSError, EOFError, zlib.error) as e:
         raise ValueError(f"not gzip ({e.__class__.__name__})") from None
     if len(out) > limit:
-        raise TooLarge(name, limit, f"{what} may expand to")
+        raise TooLarge(name, limit, what, expanded=True)
     return out
 
 

@@ -97,7 +97,7 @@ class Model:
         """The booster's raw scores (log-odds before calibration) of the rows of ``X`` (:func:`~.features.features`)."""
         if self.constant:
             return np.zeros(len(X))
-        return self.booster.predict(X[self.columns].to_numpy(np.float64), raw_score=True)
+        return self.booster.predict(X[self.columns].to_numpy(np.float64), raw_score=True, num_threads=1)
 
     def calibrate(self, scores: np.ndarray) -> np.ndarray:
         """Scores as calibrated probabilities."""
@@ -126,7 +126,7 @@ class Model:
         if self.constant:
             return pd.DataFrame({"bias": np.zeros(len(X))}, index=X.index)
         a, b = self.calibration
-        c = self.booster.predict(X[self.columns].to_numpy(np.float64), pred_contrib=True) * b
+        c = self.booster.predict(X[self.columns].to_numpy(np.float64), pred_contrib=True, num_threads=1) * b
         c[:, -1] += a
         if not np.isfinite(c).all():
             raise ModelError(f"{self.source or 'the model'}: gives a push that is not a finite number")
