@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from sim.core import files
 from sim.explain import features as F
 from sim.explain import model as M
 
@@ -89,7 +90,8 @@ def cached_features(game: str, deals, seed: int = SEED, cache: Path | None = CAC
         have = new if have.empty else pd.concat([have, new]).sort_index()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            have.to_parquet(path)
+            with files.replacing(path) as tmp:
+                have.to_parquet(tmp)
         if not quiet:
             ms = np.mean([d[1] for d in done])
             print(f"  {game}: features of {len(todo):,} deals, {ms:.2f} CPU-ms a deal, {time.time() - t0:.0f} s", flush=True)

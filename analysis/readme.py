@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from sim.core import files
 from sim.study.experiment import read_toml
 
 from . import designs, ladder, stats, winnability
@@ -343,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
             print("README.md's results differ from the data: run `make figures`", file=sys.stderr)
             return 1
         return 0
-    README.write_text(new)
+    files.write_atomic(README, new)
     return 0
 
 

@@ -350,3 +350,302 @@ def test_the_portfolio_beam_keeps_to_the_deadline():
         assert str(won.result) == "won" and won.nodes == 1_084_101 and beams == [4_000_000]  # as data/published has it
     finally:
         A._beam_line = real
+
+
+# issue 50, part A: castle replaces only what it can prove it wrote, and a full disk never destroys an output file
+
+
+def _tree_of(folder: Path) -> dict[str, object]:
+    """Everything under ``folder``, links not followed: each file's bytes, each link's target, each folder."""
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        name = str(p.relative_to(folder))
+        out[name] = ("link", os.readlink(p)) if p.is_symlink() else p.read_bytes() if p.is_file() else "<folder>"
+    return out
+
+
+@pytest.fixture(scope="module")
+def own_report(tmp_path_factory):
+    """A synthetic dataset and a report castle wrote of it (reports/R, with its marker)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from analysis.report import build_report
+    from synthetic import write_dataset
+
+    root = tmp_path_factory.mktemp("own")
+    data = write_dataset(root / "data", deals=40, players=("greedy",))
+    build_report(data, root / "reports" / "R", reference=None, replays=False)
+    return root
+
+
+def test_a_report_over_a_folder_castle_did_not_write_is_one_line_and_deletes_nothing(report_place):
+    """The issue's case: ``site`` holds an index.html, a thesis and photos castle never wrote (before: exit 0 and the
+    thesis and the photos deleted)."""
+    site = report_place / "site"
+    (site / "photos").mkdir(parents=True)
+    (site / "index.html").write_text("<p>my page</p>")
+    (site / "thesis.tex").write_text("\\documentclass{article}")
+    (site / "photos" / "a.jpg").write_bytes(b"\xff\xd8 a photo")
+    before = _tree_of(report_place)
+    p = subprocess.run(CASTLE + ["report", "data", "--out", "site", "--reference", "data", "--no-replays"], cwd=report_place,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "castle: site holds a page but no castle-report.json (a report castle wrote before it marked its reports, or not "
+        "castle's): castle replaces only a folder it can prove it wrote; remove it or choose another --out"]
+    assert _tree_of(report_place) == before
+
+
+def _holding(kind: str, folder: Path, report: Path, outside: Path) -> None:
+    """Fill ``folder`` with one kind of thing castle did not write (``report``: a report castle did write)."""
+    import shutil
+
+    from analysis.report.folder import MARKER
+
+    if kind.startswith("report"):
+        shutil.copytree(report, folder, symlinks=True)
+    else:
+        folder.mkdir()
+    marker = json.loads((report / MARKER).read_text())
+    if kind == "a file":
+        (folder / "thesis.tex").write_text("my thesis")
+    elif kind == "a hidden file":
+        (folder / ".secret").write_text("mine")
+    elif kind == "a subfolder":
+        (folder / "photos").mkdir()
+        (folder / "photos" / "a.jpg").write_bytes(b"\xff\xd8")
+    elif kind == "an index.html castle did not write":
+        (folder / "index.html").write_text("<p>my page</p>")
+    elif kind == "a marker copied beside pages castle did not write":
+        (folder / "index.html").write_text("<p>my page</p>")
+        (folder / MARKER).write_text(json.dumps(marker))
+    elif kind == "report: its marker removed (written before reports were marked)":
+        (folder / MARKER).unlink()
+    elif kind == "report: a marker that lies (lists thesis.tex)":
+        (folder / "thesis.tex").write_text("my thesis")
+        marker["files"]["thesis.tex"] = "0" * 64
+        (folder / MARKER).write_text(json.dumps(marker))
+    elif kind == "report: a marker that lies (lists a path out of the folder)":
+        marker["files"]["../outside.txt"] = "0" * 64
+        (folder / MARKER).write_text(json.dumps(marker))
+    elif kind == "report: a file added":
+        (folder / "tables" / "mine.csv").write_text("a,b\n")
+    elif kind == "report: a file changed":
+        with open(folder / "index.html", "a") as f:
+            f.write("<!-- my notes -->")
+    elif kind == "report: a figure replaced by a link":
+        figure = next((folder / "figures").iterdir())
+        figure.unlink()
+        figure.symlink_to(outside)
+    elif kind == "report: its marker a link to /dev/zero":
+        (folder / MARKER).unlink()
+        (folder / MARKER).symlink_to("/dev/zero")
+    elif kind == "report: a marker that is not JSON":
+        (folder / MARKER).write_text("{not json")
+    elif kind == "report: a marker of another id kind":
+        marker["id"] = "../../x"
+        (folder / MARKER).write_text(json.dumps(marker))
+    else:
+        raise AssertionError(kind)
+
+
+FOREIGN = ["a file", "a hidden file", "a subfolder", "an index.html castle did not write",
+           "a marker copied beside pages castle did not write", "report: its marker removed (written before reports were marked)",
+           "report: a marker that lies (lists thesis.tex)", "report: a marker that lies (lists a path out of the folder)",
+           "report: a file added", "report: a file changed", "report: a figure replaced by a link",
+           "report: its marker a link to /dev/zero", "report: a marker that is not JSON", "report: a marker of another id kind"]
+
+
+@pytest.mark.parametrize("through_link", [False, True], ids=["folder", "link to it"])
+@pytest.mark.parametrize("kind", FOREIGN)
+def test_a_folder_castle_did_not_write_is_never_deleted_whatever_it_holds(own_report, tmp_path, kind, through_link):
+    """``report --out F`` where F holds anything castle cannot prove it wrote: refused (one line saying how to go on),
+    and nothing in F, nor beside it, nor where a link in it points, is changed."""
+    from analysis.load import ResultsError
+    from analysis.report import build_report
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("a file of the user's")
+    folder = tmp_path / "reports" / "F"
+    folder.parent.mkdir()
+    _holding(kind, folder, own_report / "reports" / "R", outside)
+    out = folder
+    if through_link:
+        out = tmp_path / "reports" / "L"
+        out.symlink_to("F")
+    before = _tree_of(tmp_path)
+    with pytest.raises(ResultsError) as e:
+        build_report(own_report / "data", out, reference=None, replays=False)
+    message = str(e.value)
+    assert "\n" not in message and message.startswith(str(out)) and ("choose another --out" in message), message
+    assert _tree_of(tmp_path) == before
+
+
+def test_castle_replaces_its_own_report_and_an_empty_folder_and_marks_what_it_wrote(own_report, tmp_path):
+    """An empty folder is taken; castle's own report, unchanged, is replaced; the marker lists every file written,
+    with its SHA-256, and carries the report's own identity (a new id each build)."""
+    import hashlib
+
+    from analysis.report import build_report
+    from analysis.report.folder import MARKER, read_marker
+
+    out = tmp_path / "R"
+    out.mkdir()
+    ids = []
+    for _ in range(2):
+        build_report(own_report / "data", out, reference=None, replays=False)
+        files = {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in out.rglob("*") if p.is_file()}
+        ids.append(json.loads((out / MARKER).read_text())["id"])
+        assert read_marker(out / MARKER) == {k: v for k, v in files.items() if k != MARKER}
+        assert "index.html" in files and sorted(p.name for p in tmp_path.iterdir()) == ["R"]
+    assert ids[0] != ids[1]
+
+
+def test_a_link_to_a_report_is_written_through_and_nothing_is_left_beside_it(own_report, tmp_path, monkeypatch):
+    """``report --out L`` where L links to castle's report R: the new report is built beside R and swapped in there; L
+    stays the same link (before: L became a folder and a hidden .L.old-PID link stayed for ever). A build that fails
+    half way leaves R as it was and nothing beside it; a link to nothing is refused."""
+    import shutil
+
+    import analysis.report as report
+    from analysis.load import ResultsError
+    from analysis.report.folder import MARKER
+
+    reports = tmp_path / "reports"
+    shutil.copytree(own_report / "reports" / "R", reports / "R")
+    (reports / "L").symlink_to("R")
+    before = json.loads((reports / "R" / MARKER).read_text())["id"]
+    report.build_report(own_report / "data", reports / "L", reference=None, replays=False)
+    assert (reports / "L").is_symlink() and os.readlink(reports / "L") == "R"
+    assert json.loads((reports / "R" / MARKER).read_text())["id"] != before
+    assert sorted(p.name for p in reports.iterdir()) == ["L", "R"]
+    kept = _tree_of(reports)
+
+    def broken(r):
+        raise RuntimeError("a section's bug")
+
+    monkeypatch.setattr(report, "SECTIONS", [broken])
+    with pytest.raises(RuntimeError):
+        report.build_report(own_report / "data", reports / "L", reference=None, replays=False)
+    monkeypatch.undo()
+    assert _tree_of(reports) == kept
+    (reports / "nowhere").symlink_to("gone")
+    with pytest.raises(ResultsError, match="is a link to .*gone, which does not exist: choose another --out"):
+        report.build_report(own_report / "data", reports / "nowhere", reference=None, replays=False)
+    assert sorted(p.name for p in reports.iterdir()) == ["L", "R", "nowhere"]
+
+
+#: a script that fills the disk half way through castle's next file write, then runs castle with the arguments after it
+_FULL_DISK = """
+import errno, sys
+import sim.core.files as files
+
+class Full:
+    def __init__(self, f):
+        self.f = f
+    def write(self, data):
+        self.f.write(data[: len(data) // 2])
+        self.f.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+    def __enter__(self):
+        return self
+    def __exit__(self, *exc):
+        self.f.close()
+
+def full(path, mode="r", *args, **kw):
+    f = open(path, mode, *args, **kw)
+    return Full(f) if "w" in mode else f
+
+files.open = full
+from sim.cli import main
+main(sys.argv[1:])
+"""
+
+FULL = [(["show", "sa", "1", "--out", "b.svg"], "b.svg"), (["show", "sa", "1", "--out", "b.png"], "b.png"),
+        (["replay", "sa", "1", "--player", "greedy", "--out", "r.html"], "r.html")]
+
+
+@pytest.mark.parametrize("args,name", FULL, ids=[c[1] for c in FULL])
+def test_a_full_disk_never_destroys_an_existing_output_file(tmp_path, args, name):
+    """``show --out b.svg`` and ``replay --out r.html`` over existing files with the disk full half way through the
+    write: one line, exit 2, the old file whole and no temporary left (before: the old file destroyed, a cut-off one
+    left)."""
+    old = tmp_path / name
+    old.write_bytes(b"the old file, which must stay whole")
+    p = subprocess.run([sys.executable, "-c", _FULL_DISK, *args], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == [f"castle: cannot write {name}: No space left on device"], p.stderr
+    assert old.read_bytes() == b"the old file, which must stay whole"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
+def test_a_full_disk_never_destroys_a_saved_model_or_manifest(tmp_path, monkeypatch):
+    """The same for a model saved over an old one and a dataset's manifest: the old file whole, no temporary."""
+    import errno
+
+    import sim.core.files as files
+    from sim.explain import model as M
+    from sim.study.dataset import write_json_atomic
+
+    real = open
+
+    class Full:
+        def __init__(self, f):
+            self.f = f
+
+        def write(self, data):
+            self.f.write(data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    monkeypatch.setattr(files, "open", lambda path, mode="r", *a, **k: Full(real(path, mode, *a, **k)) if "w" in mode
+                        else real(path, mode, *a, **k), raising=False)
+    for path, write in ((tmp_path / "m.json.gz", lambda p: M.read(M.model_path("castles-end")).save(p)),
+                        (tmp_path / "_manifest.json", lambda p: write_json_atomic({"experiment": {}}, p))):
+        path.write_bytes(b"old")
+        with pytest.raises(OSError, match="No space left on device") as e:
+            write(path)
+        assert e.value.errno == errno.ENOSPC and path.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["_manifest.json", "m.json.gz"]
+
+
+#: the modules that write a file in place (not through sim/core/files.py), and why a failed write there destroys nothing
+IN_PLACE_WRITES_ALLOWED = {
+    ("analysis/report/__init__.py", "write_text"): "index.html, into the report's folder built aside and swapped in whole",
+    ("analysis/report/page.py", "to_csv"): "a table, into the report's folder built aside",
+    ("analysis/report/page.py", "write_bytes"): "a figure, into the report's folder built aside",
+    ("analysis/report/page.py", "savefig"): "into memory (a BytesIO), written as above",
+    ("analysis/report/sections/rungs.py", "to_csv"): "a table, into the report's folder built aside",
+    ("analysis/report/sections/difficulty.py", "to_csv"): "a table, into the report's folder built aside",
+    ("analysis/report/sections/selective.py", "to_csv"): "a table, into the report's folder built aside",
+    ("analysis/notebooks/__init__.py", "savefig"): "a notebook's figure (make figures regenerates every one)",
+    ("analysis/explain.py", "to_parquet"): "into the temporary name sim.core.files.replacing gives",
+    ("sim/study/dataset.py", "write_table"): "into the temporary name sim.core.files.replacing gives",
+    ("sim/kernels/__init__.py", "write_text"): "numba's cache stamp: a torn one only means compiling again",
+    ("sim/precision/design.py", "write_text"): "_design.json's own temporary, renamed into place",
+}
+WRITERS = {"write_text", "write_bytes", "to_csv", "to_parquet", "savefig", "write_table"}
+
+
+def test_every_file_castle_writes_in_place_is_listed_with_why_a_failure_destroys_nothing():
+    """A file castle writes goes through sim/core/files.py (a temporary name, synced, renamed into place), except
+    those listed here: so a full disk never leaves an output cut short where the old one was."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1]
+    found = set()
+    for path in sorted(root.glob("sim/**/*.py")) + sorted(root.glob("analysis/**/*.py")):
+        name = str(path.relative_to(root))
+        if name == "sim/core/files.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in WRITERS:
+                found.add((name, node.func.attr))
+    assert found - set(IN_PLACE_WRITES_ALLOWED) == set(), "write through sim.core.files (write_atomic, replacing) instead"
+    assert set(IN_PLACE_WRITES_ALLOWED) - found == set(), "an allowed exception no longer exists: take it off the list"

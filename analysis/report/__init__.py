@@ -15,15 +15,14 @@ answer takes that game's perfect play from the shipped study
 
 The report is written into a temporary folder beside ``out`` and swapped in
 whole at the end, so an interrupted build leaves the previous report as it
-was.
+was; a folder castle did not write is never replaced (:mod:`.folder`: the
+marker castle leaves in every report, and the check against it).
 """
 
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
-import shutil
 from pathlib import Path
 
 import jinja2
@@ -32,6 +31,7 @@ from markupsafe import Markup
 from .. import designs, scan, stats
 from ..games import in_study_order
 from ..load import ResultsError, load_results, load_study, study_parts
+from . import folder as F
 from . import page
 from .model import Report, Section
 from .page import Artifacts, slug
@@ -88,19 +88,20 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     or the dataset itself) is refused rather than leaving perfect play out
     without a word. The report never goes into the dataset, nor the dataset
     into the report folder: the one would stop the data being read, the
-    other would be overwritten. A folder at ``out`` that is not a report is
-    never replaced. Everything is read and checked before anything is
-    written; the page is written into a temporary folder beside ``out`` and
-    swapped in whole, so an interrupted build (Ctrl-C; SIGTERM where the
-    caller makes it one, as ``castle report`` does) leaves the previous
-    report as it was and no temporary behind.
+    other would be overwritten. A folder at ``out`` is replaced only if it
+    is empty or castle's own report, unchanged (:func:`.folder.check_replaceable`);
+    a link at ``out`` is followed. Everything is read and checked before
+    anything is written; the page is written into a temporary folder beside
+    ``out`` and swapped in whole, so an interrupted build (Ctrl-C; SIGTERM
+    where the caller makes it one, as ``castle report`` does) leaves the
+    previous report as it was and no temporary behind.
     """
-    data, out = Path(data), Path(out)
+    data, shown = Path(data), Path(out)
+    out = F.place(shown)
     d, o = data.resolve(), out.resolve()
     if o == d or d in o.parents or o in d.parents:
-        raise ResultsError(f"the report folder {out} and the dataset {data} must not contain each other: choose another --out")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "index.html").exists())):
-        raise ResultsError(f"{out} exists and is not a castle report: choose another --out")
+        raise ResultsError(f"the report folder {shown} and the dataset {data} must not contain each other: choose another --out")
+    F.check_replaceable(out, shown)
     df, held = load_study(data, judged_only=True)
     ref_path = default_reference() if reference == "default" else (Path(reference) if reference else None)
     ref = None
@@ -116,22 +117,23 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]  # folders this build creates
-    _remove_stale(out)
+    F.remove_stale(out)
     finished = False
     try:
         index = _write(df, cheap, held, data, work, ref, shown_path(ref_path) if ref is not None else "", replays)
-        _swap(work, out, old)
+        F.mark(work)
+        F.swap(work, out, old, shown)
         finished = True
     finally:
         cheap.close()
-        with _signals_held():  # a second Ctrl-C must not stop the clearing up half way
-            shutil.rmtree(work, ignore_errors=True)
-            shutil.rmtree(old, ignore_errors=True)
+        with F.signals_held():  # a second Ctrl-C must not stop the clearing up half way
+            F.remove(work)
+            F.remove(old)
             if not finished:
                 for folder in made:  # deepest first: only the empty ones this build made
                     with contextlib.suppress(OSError):
                         folder.rmdir()
-    return out / index.name
+    return shown / index.name
 
 
 def _check_reference(df, cheap, ref, reference: Path) -> None:
@@ -145,41 +147,6 @@ def _check_reference(df, cheap, ref, reference: Path) -> None:
         what = "it is the dataset itself" if ref is None else "no exact solver rows"
         raise ResultsError(f"the reference {reference} holds no perfect play of {', '.join(needed)} ({what}); "
                            "give a dataset with solver rows of them (the shipped study: data/published), or no --reference")
-
-
-def _remove_stale(out: Path) -> None:
-    """Temporary folders of a build of ``out`` killed outright (SIGKILL: no clearing up), found by their dead owner's id."""
-    for folder in out.parent.glob(f".{glob.escape(out.name)}.*-*") if out.parent.is_dir() else ():
-        kind, _, pid = folder.name.rpartition("-")
-        if not (kind.endswith((".building", ".old")) and pid.isdigit()) or int(pid) == os.getpid():
-            continue
-        try:
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except OSError:
-            pass
-
-
-@contextlib.contextmanager
-def _signals_held():
-    """Ctrl-C and SIGTERM wait until the block is done, then arrive as they would have (re-raised to their handlers)."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    before = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in held}
-    try:
-        yield
-    finally:
-        for s, handler in before.items():
-            signal.signal(s, handler)
-        for s in dict.fromkeys(caught):
-            signal.raise_signal(s)
 
 
 def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays: bool) -> Path:
@@ -225,20 +192,6 @@ def _count_cheap_rows(df, cheap) -> None:
         cpu_us[row.dataset] = cpu_us.get(row.dataset, 0) + int(row.cpu_us)
     df.attrs["games_held"], df.attrs["cpu_us_held"] = games, cpu_us
     df.attrs["cpu_seconds_held"] = {k: v / 1e6 for k, v in cpu_us.items()}
-
-
-def _swap(work: Path, out: Path, old: Path) -> None:
-    """Put the finished report ``work`` in the place of ``out``: the old one is moved aside, the new one moved in, with
-    signals held so an interrupt never falls between the two (the old one goes back if the second fails)."""
-    with _signals_held():
-        if out.exists():
-            out.rename(old)
-        try:
-            work.rename(out)
-        except BaseException:
-            if old.exists() and not out.exists():
-                old.rename(out)
-            raise
 
 
 def sections_in_order():

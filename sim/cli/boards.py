@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator
 
 import typer
 
+from ..core import files
 from .errors import Interrupted, UserError, terminate_as_interrupt
 
 
@@ -105,10 +106,9 @@ def _split(text: str) -> list[str]:
 
 
 def _read_stdin() -> str:
-    """Standard input's text, read as UTF-8 whatever the locale says (a board file is UTF-8 text)."""
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-    if isinstance(data, str):
-        return data
+    """Standard input's text, read as UTF-8 whatever the locale says (a board file is UTF-8 text), at most
+    :data:`~sim.core.files.BOARDS` bytes (they are read whole, and checked, before any is played)."""
+    data = files.read_stream(sys.stdin, files.BOARDS, "a list of boards")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -116,9 +116,9 @@ def _read_stdin() -> str:
 
 
 def _read(path: Path) -> str:
-    """A board file's text; a file that is not text is bad input, not a crash."""
+    """A board file's text, at most :data:`~sim.core.files.BOARD` bytes; a file that is not text is bad input, not a crash."""
     try:
-        return path.read_text(encoding="utf-8")
+        return files.read_text(path, files.BOARD, "a board file")
     except UnicodeDecodeError:
         raise UserError(f"{path}: not a board text file (it is not UTF-8 text)") from None
 

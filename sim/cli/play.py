@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import sys
 from functools import partial
-from pathlib import Path
 from typing import List, Optional
 
 import typer
 
+from ..core import files
 from ..core.deals import DEFAULT_SEED
 from .boards import Item, checked_player, each, echo_lines, game_fields, items
 from .errors import UserError
@@ -98,13 +98,12 @@ def read_moves(source: str, state, where: str = "this deal") -> list:
     from ..core.moves import IllegalMoveError, Move, MoveError
 
     name = "standard input" if source == "-" else source
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(source).read_text()
-        except UnicodeDecodeError:
-            raise UserError(f"{source}: not a move list (it is not UTF-8 text)") from None
+    try:  # UTF-8 whatever the locale says, at most files.MOVE_LIST bytes
+        data = files.read_stream(sys.stdin, files.MOVE_LIST, "a move list") if source == "-" else \
+            files.read_bytes(source, files.MOVE_LIST, "a move list")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UserError(f"{name}: not a move list (it is not UTF-8 text)") from None
     words = [w for line in text.splitlines() for w in line.split("#", 1)[0].replace(",", " ").split()]
     if not words:
         raise UserError(f"{name}: no moves in it (write them as the board text does, e.g. 3-7 2-F)")

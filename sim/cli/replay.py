@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from ..core import files
 from ..core.deals import DEFAULT_SEED
 from .boards import check_seed, checked_player
 from .errors import UserError
@@ -65,7 +66,7 @@ def replay(
         label = "the moves of " + ("standard input" if moves_from == "-" else Path(moves_from).name)
     rep = record_replay(g, deal, player if moves is None else label, seed, max_moves=max_moves, tidy=tidy, review=review,
                         moves=moves)
-    out.write_text(replay_html(rep), encoding="utf-8")
+    files.write_atomic(out, replay_html(rep))  # the old page stays whole until the new one is
     typer.echo(f"wrote {out}: {rep.result}, {len(rep.moves)} moves, {rep.cards_home}/52 cards home")
     if rep.review_note is not None:
         k = rep.first_mistake

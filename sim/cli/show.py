@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from ..core import files
 from ..core.deals import DEFAULT_SEED
 from .errors import UserError
 
@@ -53,9 +54,9 @@ def show(
             data = svg_to_png(svg)
         except PngUnavailable as e:
             raise UserError(str(e)) from None
-        out.write_bytes(data)
     else:
-        out.write_text(svg + "\n", encoding="utf-8")
+        data = svg + "\n"
+    files.write_atomic(out, data)  # the old picture stays whole until the new one is
     typer.echo(f"wrote {out}")
 
 

@@ -4,6 +4,8 @@
   (computed by the compiled kernel :mod:`sim.kernels.features`)
 - :mod:`.model`: a LightGBM model per game, calibrated, versioned with the rules, the engine and the features;
   training, saving, loading, predicting with per-feature contributions
+- :mod:`.modelfile` and :mod:`.trees`: a model file is anyone's: every field checked, and its booster parsed,
+  checked whole and written again before LightGBM reads it
 - :mod:`.reasons`: the 3-5 features that push a deal's probability most up or down, in words
 
 The models ship in ``models/`` (``make model`` rebuilds them from the study's solver verdicts); ``castle explain``

@@ -10,9 +10,13 @@ and the booster is trained on the other deals only. A game whose solved
 deals are (nearly) all of one verdict gets a constant model: their share,
 with no booster.
 
-Models are shipped in ``sim/explain/models/<game>.json.gz``; :func:`load`
-refuses, with a one-line :class:`ModelError`, a file made for another rules
-version, engine or feature set.
+Models are shipped in ``sim/explain/models/<game>.json.gz``; :func:`read`
+refuses, with a one-line :class:`ModelError`, a file past its size
+(:data:`~sim.core.files.MODEL_FILE`, expanded :data:`~sim.core.files.MODEL_TEXT`)
+or any of whose fields holds what it may not (:mod:`.modelfile`; its
+booster is checked whole, :mod:`.trees`), and :func:`load` one made for
+another rules version, engine or feature set. A probability outside
+[0, 1] or not finite is never given: :meth:`Model.predict` refuses it.
 
 >>> auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
 0.75
@@ -24,14 +28,16 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ..core import files
 from .features import NAMES, WIN_COLUMNS, feature_hash, won_by_probe
+from .modelfile import check_fields
+from .trees import checked, compact
 
 #: where the shipped models live
 MODELS = Path(__file__).parent / "models"
@@ -50,7 +56,8 @@ P_FLOOR, P_CEIL = 0.001, 0.999
 
 
 class ModelError(ValueError):
-    """A model file that cannot serve: missing, unreadable, or made for other rules, engine or features (one line)."""
+    """A model file that cannot serve: missing, unreadable, too large, a field holding what it may not, or made for
+    other rules, engine or features (one line)."""
 
 
 @dataclass
@@ -71,6 +78,7 @@ class Model:
 
     def __post_init__(self) -> None:
         self._booster = None
+        self.source: Path | None = None  #: the file it was read from (:func:`read`), named in its errors
 
     @property
     def constant(self) -> bool:
@@ -81,26 +89,33 @@ class Model:
         if self._booster is None and self.booster_text is not None:
             import lightgbm as lgb
 
-            self._booster = lgb.Booster(model_str=self.booster_text)
+            # LightGBM reads only a text written again from checked numbers (:mod:`.trees`): never the file's own
+            self._booster = lgb.Booster(model_str=checked(self.booster_text, len(self.columns)))
         return self._booster
 
     def scores(self, X) -> np.ndarray:
         """The booster's raw scores (log-odds before calibration) of the rows of ``X`` (:func:`~.features.features`)."""
         if self.constant:
             return np.zeros(len(X))
-        return self.booster.predict(X[self.columns].to_numpy(np.float64), raw_score=True)
+        return self.booster.predict(X[self.columns].to_numpy(np.float64), raw_score=True, num_threads=1)
 
     def calibrate(self, scores: np.ndarray) -> np.ndarray:
         """Scores as calibrated probabilities."""
         if self.constant:
             return np.full(len(scores), self.base_rate)
         a, b = self.calibration
-        return np.clip(1 / (1 + np.exp(-(a + b * np.asarray(scores, float)))), P_FLOOR, P_CEIL)
+        with np.errstate(over="ignore"):  # a score far out: a probability of 0 or 1, then kept off them
+            return np.clip(1 / (1 + np.exp(-(a + b * np.asarray(scores, float)))), P_FLOOR, P_CEIL)
 
     def predict(self, X) -> np.ndarray:
-        """The probability that each row's deal is winnable: 1 where a probe won it, else the calibrated booster's."""
-        p = self.calibrate(self.scores(X))
-        return np.where(won_by_probe(X, self.certain_from), 1.0, p)
+        """The probability that each row's deal is winnable: 1 where a probe won it, else the calibrated booster's.
+
+        A probability outside [0, 1] or not finite is a :class:`ModelError`, never an answer."""
+        p = np.where(won_by_probe(X, self.certain_from), 1.0, self.calibrate(self.scores(X)))
+        bad = ~(np.isfinite(p) & (p >= 0) & (p <= 1))
+        if bad.any():
+            raise ModelError(f"{self.source or 'the model'}: gives a probability of {p[bad][0]!r}, outside [0, 1]")
+        return p
 
     def contributions(self, X):
         """Each feature's push on each row's log-odds of winning, a DataFrame with a column per feature read and
@@ -111,8 +126,10 @@ class Model:
         if self.constant:
             return pd.DataFrame({"bias": np.zeros(len(X))}, index=X.index)
         a, b = self.calibration
-        c = self.booster.predict(X[self.columns].to_numpy(np.float64), pred_contrib=True) * b
+        c = self.booster.predict(X[self.columns].to_numpy(np.float64), pred_contrib=True, num_threads=1) * b
         c[:, -1] += a
+        if not np.isfinite(c).all():
+            raise ModelError(f"{self.source or 'the model'}: gives a push that is not a finite number")
         return pd.DataFrame(c, columns=[*self.columns, "bias"], index=X.index)
 
     # -- files ----------------------------------------------------------------
@@ -124,7 +141,7 @@ class Model:
         path = Path(path) if path is not None else model_path(self.game)
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
-        path.write_bytes(gzip.compress(text.encode(), compresslevel=9, mtime=0))
+        files.write_atomic(path, gzip.compress(text.encode(), compresslevel=9, mtime=0))
         return path
 
 
@@ -139,23 +156,29 @@ def shipped() -> list[str]:
 
 
 def read(path: str | Path) -> Model:
-    """A model file, read without checking what it was made for (:func:`load` checks)."""
+    """A model file, every field checked (:mod:`.modelfile`), but not what it was made for (:func:`load` checks)."""
     path = Path(path)
     try:
-        d = json.loads(gzip.decompress(path.read_bytes()))
+        data = files.read_bytes(path, files.MODEL_FILE, "a model file")
+        d = files.loads_json(files.gunzip(data, files.MODEL_TEXT, "a model file", str(path)))
     except FileNotFoundError:
         raise ModelError(f"{path}: no such model file") from None
-    except (OSError, ValueError, EOFError) as e:
-        raise ModelError(f"{path}: not a model file ({e.__class__.__name__})") from None
+    except files.TooLarge as e:
+        raise ModelError(f"{path}: {e.strerror}") from None
+    except OSError as e:
+        raise ModelError(f"{path}: cannot read it ({e.strerror or e.__class__.__name__})") from None
+    except ValueError as e:
+        raise ModelError(f"{path}: not a model file ({e.__class__.__name__ if isinstance(e, UnicodeError) else e})") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise ModelError(f"{path}: not a castle explain model")
     if d.get("format_version") != FORMAT_VERSION:
         raise ModelError(f"{path}: model format {d.get('format_version')}, this castle reads {FORMAT_VERSION}: run `make model`")
-    d = {k: v for k, v in d.items() if k not in ("format", "format_version")}
     try:
-        return Model(**d)
-    except TypeError as e:
-        raise ModelError(f"{path}: not a readable model ({e})") from None
+        model = Model(**check_fields({k: v for k, v in d.items() if k not in ("format", "format_version")}))
+    except ValueError as e:
+        raise ModelError(f"{path}: {' '.join(str(e).split())}") from None
+    model.source = path
+    return model
 
 
 def load(path: str | Path, rules=None) -> Model:
@@ -288,21 +311,6 @@ def _ranges(deals: np.ndarray) -> list[list[int]]:
         else:
             out.append([d, d])
     return out
-
-
-def compact(text: str) -> str:
-    """LightGBM's model text, smaller: its floats to 6 digits, without what prediction does not read.
-
-    The trees' byte sizes go (they change with the digits; LightGBM then
-    reads the trees in turn), and so do the feature importances and the
-    parameters after the trees.
-    """
-    def digits(m: re.Match) -> str:
-        return m.group(1) + "=" + " ".join(f"{float(v):.6g}" for v in m.group(2).split(" "))
-
-    text = re.sub(r"^(leaf_value|internal_value|internal_weight|leaf_weight|threshold|split_gain)=(.*)$", digits, text, flags=re.M)
-    text = re.sub(r"^tree_sizes=.*\n", "", text, flags=re.M)
-    return text.split("end of trees")[0] + "end of trees\n"
 
 
 # --------------------------------------------------------------------------

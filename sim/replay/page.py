@@ -14,6 +14,7 @@ import html
 import json
 from pathlib import Path
 
+from ..core import files
 from ..core.board import Position
 from ..core.cards import RANKS, SUITS, suit_of
 from ..core.deals import DEFAULT_SEED
@@ -140,6 +141,6 @@ def write_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT_
     """
     rep = record_replay(game, deal, player, seed, max_moves=max_moves, tidy=tidy, review=review, moves=moves)
     path = Path(path)
-    path.write_text(replay_html(rep, back=back), encoding="utf-8")
+    files.write_atomic(path, replay_html(rep, back=back))
     rep.path = path
     return rep

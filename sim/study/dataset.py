@@ -23,6 +23,7 @@ from typing import Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..core import files
 from ..players.record import COLUMNS
 from .errors import ArgumentError
 from .experiment import ExperimentError
@@ -81,30 +82,15 @@ def check_path(path: Path, parquet: bool = True, new: bool = True) -> None:
 
 
 def write_atomic(table: pa.Table, path: Path) -> None:
-    """Write ``table`` to ``path`` so that ``path`` exists only once complete."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``table`` to ``path`` so that ``path`` exists only once complete (:func:`~sim.core.files.replacing`)."""
+    with files.replacing(path) as tmp:
+        tmp.parent.mkdir(parents=True, exist_ok=True)
         pq.write_table(table, tmp, compression="zstd")
-        with open(tmp, "rb") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as e:  # a full disk, a read-only folder: say which file, once
-        raise OSError(e.errno, f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
 
 
 def write_json_atomic(data: dict, path: Path) -> None:
     """Write ``data`` as JSON to ``path`` so that ``path`` is always whole (the old file until the new one is)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-    finally:  # a full disk: no half-written temporary left beside the manifest
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    files.write_atomic(path, json.dumps(data, indent=2) + "\n")
 
 
 def read_manifest(out: Path) -> dict | None:
@@ -112,7 +98,9 @@ def read_manifest(out: Path) -> dict | None:
     if not path.exists():
         return None
     try:
-        manifest = json.loads(path.read_text())
+        manifest = files.read_json(path, files.MANIFEST, "a manifest")
+    except files.TooLarge as e:
+        raise ExperimentError(f"{path} is unreadable ({e.strerror}); not touching {out}") from None
     except (OSError, ValueError):
         manifest = None
     if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..core import files
 from ..core.deals import DEFAULT_SEED, MAX_DEAL
 from ..core.rules import STUDY_GAMES, Rules, UnknownDialectError, UnknownGameError, find_game
 from ..players.spec import PlayerChoice, UnknownPlayerError
@@ -113,8 +114,7 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """The experiment file's table, or one clear :class:`ExperimentError`."""
     p = Path(path)
     try:
-        with p.open("rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(files.read_text(p, files.EXPERIMENT, "an experiment file"))
     except FileNotFoundError:
         raise ExperimentError(f"no experiment file {str(p)!r}") from None
     except IsADirectoryError:
@@ -123,6 +123,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise ExperimentError(f"cannot read {str(p)!r}: {e.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ExperimentError(f"{str(p)!r} is not valid TOML: {e}") from None
+    except RecursionError:  # arrays in arrays a million deep
+        raise ExperimentError(f"{str(p)!r} is not valid TOML: nested too deeply") from None
     data.setdefault("name", p.stem)
     return data
 
