@@ -8,7 +8,9 @@ pointer of the one signature :data:`DECIDE`, so the loop is compiled, and
 cached, once for every plug-in, and a plug-in's own ``cache=True`` keeps
 its compiled code between runs.
 
-``v`` is a named tuple of small arrays. A decision reads it only through
+``v`` is a named tuple of small arrays. The kit's functions are inlined into the
+decision that calls them (numba's ``inline="always"``): a call costs what its body costs,
+not a copy of the view. A decision reads the view only through
 the functions below (its fields may change; these names will not):
 :func:`push` and :func:`pop` play a move and take it back, keeping the
 position's hash; :func:`seen` says whether the game has already passed
@@ -74,7 +76,7 @@ DECIDE_FN = types.FunctionType(DECIDE)
 
 
 # -- moves ----------------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(v, a):
     """Play ``a`` from the view's position (keeping its hash); False, and nothing played, if the rules forbid it."""
     d = v.ply[0]
@@ -89,7 +91,7 @@ def push(v, a):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop(v):
     """Take back the last move :func:`push` played."""
     d = v.ply[0] - 1
@@ -100,19 +102,19 @@ def pop(v):
     undo_keyed(v.state, v.rules, v.keys, v.undo[d])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ply(v):
     """How many moves :func:`push` has played ahead of the real position."""
     return v.ply[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(v, out):
     """The legal actions of the view's position into ``out`` (``MAX_MOVES`` long: :func:`buffer`), ascending; their number."""
     return legal_actions(v.state, v.rules, out, v.scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def buffer(v, level):
     """A move buffer for look-ahead level ``level`` (0 to ``MAX_PLY``): one per level, so levels do not overwrite each other."""
     return v.moves[level]
@@ -142,60 +144,60 @@ def count(a):
     return action_count(a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card(v, a):
     """The card action ``a`` moves (0-51: suit * 13 + rank; of a sequence, its bottom card)."""
     return moving_card(v.state, a)
 
 
 # -- the position -----------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seen(v):
     """Has the game already passed through the view's position (as the built-in players never return to one)?"""
     return _seen(v.table, key(v.keys, v.state))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hash(v):
     """The position's canonical 64-bit hash (pile order does not matter), kept as moves are pushed."""
     return key(v.keys, v.state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def cards_home(v):
     return _home(v.state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def empty_piles(v):
     """Empty tableau piles (reserves not counted)."""
     return _empty(v.state, v.rules)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_won(v):
     return _won(v.state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def piles(v):
     """Piles of the game: its tableau piles (:func:`tableau_piles`), then its reserves if it has any."""
     return v.rules[R_NPILES]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tableau_piles(v):
     """Piles cards can be built on (0 to this number - 1)."""
     return v.rules[R_NTAB]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def height(v, p):
     """Cards in pile ``p``."""
     return v.state[S_HEIGHT + p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_at(v, p, i):
     """The ``i``-th card of pile ``p`` from the bottom (0-based), -1 past its top."""
     if i < 0 or i >= v.state[S_HEIGHT + p]:
@@ -203,25 +205,25 @@ def card_at(v, p, i):
     return np.int64(v.state[S_CARDS + p * CAP + i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_card(v, p):
     """The top card of pile ``p``, -1 if it is empty."""
     return top(v.state, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def home(v, suit):
     """Cards on suit ``suit``'s foundation (0 C, 1 D, 2 H, 3 S)."""
     return np.int64(v.state[suit])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def base(v, suit):
     """The base rank of suit ``suit``'s foundation (0 = Ace), -1 while the game has not chosen it."""
     return np.int64(v.state[S_BASE + suit])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def depth_of(v, c):
     """Cards lying on card ``c`` (0 if it is a pile's top card), -1 if it is on a foundation."""
     for p in range(v.rules[R_NPILES]):
@@ -233,7 +235,7 @@ def depth_of(v, c):
     return np.int64(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def depths(v):
     """Every card's depth at once (cards lying on it; -1 on a foundation), indexed by card: one pass over the piles,
     where :func:`depth_of` looks for one card."""
@@ -241,32 +243,32 @@ def depths(v):
     return v.depths
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score(v):
     """The built-in players' evaluation of the position (sim/kernels/evaluate.py) under the plug-in's weights."""
     return evaluate(v.state, v.rules, v.weights, v.bases, v.evalbuf, v.scratch)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def aim_bases(v):
     """Aim the evaluation at the base rank whose four cards lie shallowest (games that choose their base)."""
     choose_target_bases(v.state, v.rules, v.bases, v.depths)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moves_played(v):
     """Moves played so far in this deal (0 at its first decision)."""
     return v.status[F_PLAYED]
 
 
 # -- chance -----------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_below(v, n):
     """A uniform draw from 0 to ``n - 1`` from the deal's own random stream (the same for the same seed and deal)."""
     return _rand_below(v.rng, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random(v):
     """A uniform draw in [0, 1) from the deal's own random stream."""
     return rand_unit(v.rng)

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from ..core import files
 from .spec import PlayerSpec, UnknownPlayerError, spec_from_class
 
 #: the largest player file read (a player is a page or two of code; a bigger file is not one)
@@ -113,12 +114,11 @@ def read_reference(ref: str, attr: str) -> PlayerSource:
 
 def _text_and_hash(path: Path, ref: str) -> tuple[str, str]:
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_SOURCE_BYTES + 1)
+        data = files.read_bytes(path, MAX_SOURCE_BYTES, "a player file")
+    except files.TooLarge:
+        raise PlayerSourceError(f"player file {ref!r} is larger than a player file may be ({files.limit_text(MAX_SOURCE_BYTES)})") from None
     except OSError as e:
         raise PlayerSourceError(f"cannot read player file {ref!r}: {e.strerror or e}") from None
-    if len(data) > MAX_SOURCE_BYTES:
-        raise PlayerSourceError(f"player file {ref!r} is larger than {MAX_SOURCE_BYTES >> 20} MiB: not a player's code")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -157,8 +157,7 @@ def module_of(source: PlayerSource) -> ModuleType:
 
 def _same_code(path: Path, sha256: str) -> bool:
     try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read(MAX_SOURCE_BYTES + 1)).hexdigest() == sha256
+        return hashlib.sha256(files.read_bytes(path, MAX_SOURCE_BYTES, "a player file")).hexdigest() == sha256
     except OSError:
         return False
 
@@ -176,9 +175,7 @@ def _copy_of(source: PlayerSource) -> Path:
     except OSError:
         folder = Path(tempfile.mkdtemp(prefix="castle-player-"))
         path = folder / name
-    tmp = path.with_name(f".{name}.{os.getpid()}.tmp")
-    tmp.write_text(source.text, encoding="utf-8")
-    os.replace(tmp, path)
+    files.write_atomic(path, source.text)
     return path
 
 

@@ -175,7 +175,14 @@ class PlayerChoice:
     def make(self, seed: int = DEFAULT_SEED, deal: int = 0) -> Player:
         """The move-by-move player for deal ``deal`` of ``seed``."""
         if self.spec.factory is not None:
-            return resolve(self.spec.factory)(seed=seed, deal=deal, **self.own_params)
+            factory = resolve(self.spec.factory)
+            try:  # a class of a researcher's may take neither seed nor deal
+                takes = inspect.signature(factory).parameters
+                given = {k: v for k, v in (("seed", seed), ("deal", deal)) if k in takes or any(
+                    p.kind is p.VAR_KEYWORD for p in takes.values())}
+            except (TypeError, ValueError):
+                given = {"seed": seed, "deal": deal}
+            return factory(**given, **self.own_params)
         if self.spec.kernel is not None:  # (named, as specs name their code: listing players loads no kernel)
             return resolve("sim.players.compiled:CompiledPlayer")(self, seed, deal)
         if self.spec.decide is not None:
