@@ -23,7 +23,7 @@ from sim.study.experiment import read_toml
 from . import designs, settling, stats, winnability
 from .games import SELECTIVE, STREETS, STUDY, name
 from .load import ResultsError, load_study, unfinished
-from .readme_tables import (again_text, catalogue_table, described, dialects_table, difficulty_table, effort_table, family_table,
+from .readme_tables import (again_text, catalogue_table, dialects_table, difficulty_table, effort_table, family_table,
                             hidden_cards_table, ladder_table, perfect_play_table, solvitaire_text, winnability_table)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,7 +52,7 @@ def headline(df: pd.DataFrame) -> list[str]:
     def share(game: str) -> str:
         e = w[game]
         design = "" if e.design == "plain" else f", {e.design} design"
-        design += described(e, status).removeprefix(e.design)
+        design += settling.described(e, status).removeprefix(e.design)
         return f"**{100 * e.estimate:.2f}%** of {name(game)} deals (95% interval {100 * e.lo:.2f}-{100 * e.hi:.2f}%, {e.deals:,} deals{design})"
 
     verdict = ("easier" if pp.diff_low > 0 else "harder" if pp.diff_high < 0 else "not measurably different")

@@ -23,13 +23,6 @@ def _md(df: pd.DataFrame, right: int = 1) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def described(e: designs.Estimate, status: pd.DataFrame) -> str:
-    """A design in words with how many of the game's unknowns were solved again (``status``:
-    :func:`analysis.settling.status`): ``plain + three-phase, 10 of its 90 unknowns solved again``."""
-    unknown = int(status.unknown[status.game == e.game].sum()) if len(status) else 0
-    return e.design + (f", {e.again:,} of its {unknown:,} unknowns solved again" if e.again else "")
-
-
 def winnability_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
     """Each game of the study's winnability over all its exact runs (``castle summary``'s perfect play), with the
     plain runs' counts and Solvitaire's figure beside it."""
@@ -44,7 +37,7 @@ def winnability_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
     for game in [g for g in games if g in est]:
         e, pub = est[game], winnability.PUBLISHED.get(game)
         c = plain.loc[game] if game in plain.index else None
-        rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": described(e, status),
+        rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": settling.described(e, status),
                      "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
                      "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
                      "± points": f"{100 * e.half_width:.3f}", "of which the unknowns": f"{100 * e.unknown / 2:.3f}",
@@ -63,14 +56,15 @@ def again_text(df: pd.DataFrame, manifests: dict | None = None) -> str:
     for game in [g for g in STUDY if (st.game == g).any()]:
         parts = []
         for r in st[st.game == game].itertuples():
-            runs = "its plain runs" if r.run == "plain" else "its phased run"
+            runs = "its plain runs left" if r.run == "plain" else "its phased run left"
             if not r.listed and not r.solved:
-                parts.append(f"the {r.unknown:,} of {runs}, none (no settle run lists them)")
+                parts.append(f"none of the {r.unknown:,} {runs} (no settle run lists them)")
                 continue
-            found = f" ({r.won} won, {r.lost} lost, {r.still} still unknown)" if r.solved else " so far"
+            listed = "all listed by a settle run" if r.listed == r.unknown else f"{r.listed:,} listed by a settle run"
+            found = f"{r.solved:,} so far ({r.won} won, {r.lost} lost, {r.still} still unknown)" if r.solved else "none so far"
             busy = (f", {len(r.running)} more being solved when these rows were taken (deal{'s' if len(r.running) > 1 else ''} "
                     + ", ".join(map(str, r.running)) + ")") if r.running else ""
-            parts.append(f"of the {r.unknown:,} of {runs}, {r.solved:,}{found}{busy}")
+            parts.append(f"of the {r.unknown:,} {runs} ({listed}), {found}{busy}")
         said.append(f"{name(game)}: " + "; ".join(parts))
     return ("Unknowns solved again deeper (the `settle` rows so far; each verdict takes the unknown's place above). "
             + ". ".join(said) + ".")

@@ -108,3 +108,10 @@ def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame, f
     hours, settled = cost(0, 0.0)
     worst, settled_worst = cost(len(flying), float(flying.budget_s.sum()))
     return SettleCost(hours, settled, worst, settled_worst, len(flying))
+
+
+def described(e: Estimate, status: pd.DataFrame) -> str:
+    """A design in words with how many of the game's unknowns were solved again (``status``: :func:`status`):
+    ``plain + three-phase, 10 of its 90 unknowns solved again``."""
+    unknown = int(status.unknown[status.game == e.game].sum()) if len(status) else 0
+    return e.design + (f", {e.again:,} of its {unknown:,} unknowns solved again" if e.again else "")

@@ -28,6 +28,7 @@ def precision(r: Report) -> Section | None:
         flying = settling.running(r.manifests, again)
         runs = [(designs.estimate(g, game, str(label)), g) for label, g in exact.groupby("player", observed=True)
                 if player_name(label) != designs.SETTLE]
+        status = settling.status(exact, r.manifests)
         for e, g in runs + [(r.estimates[game], None)]:
             # the whole interval's cost: a phased design's unknowns solved again at the share measured so far, and with
             # the deals still being solved counted as never settling
@@ -35,7 +36,7 @@ def precision(r: Report) -> Section | None:
                                                flying[flying.game == game] if e.design != "plain" else None)
                  if g is not None else None)
             rows.append({"game": name(game), "run": r.name(e.player) if e.player != "perfect play" else "all runs combined",
-                         "design": e.described, "deals": e.deals, "estimate": pct(e.estimate, 3),
+                         "design": settling.described(e, status), "deals": e.deals, "estimate": pct(e.estimate, 3),
                          "95% interval": interval(e.lo, e.hi, 3), "± points": f"{100 * e.half_width:.3f}",
                          "unknown share": pct(e.unknown, 3), "CPU-hours": f"{e.cpu_seconds / 3600:.2f}",
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
@@ -66,7 +67,7 @@ def solved_again(exact: pd.DataFrame, manifests: dict) -> pd.DataFrame:
     st = st[st.unknown > 0]
     return pd.DataFrame({"game": [name(g) for g in st.game], "run": st.run, "unknown at the full budget": st.unknown,
                          "solved again": st.solved, "won": st.won, "lost": st.lost, "still unknown": st.still,
-                         "being solved": [", ".join(f"{d:,}" for d in x) for x in st.running]})
+                         "being solved": [", ".join(map(str, x)) for x in st.running]})
 
 
 def _test(r: Report):
