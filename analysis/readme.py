@@ -126,8 +126,10 @@ def results(data: Path) -> str:
              "each budget, read off the rows; `dead_end=1` is pruning rule 5), and each design's cost: the variance one deal "
              "brings (its estimate's variance times its deals) and the CPU-hours it would spend to reach Solvitaire's ±0.186 "
              "points by sampling alone, and in the whole interval, the unknowns counted both ways included (the phased "
-             "designs with their unknowns solved again, at the share the `settle` rows settled so far, k of n counted as k/(n+1), and their CPU) "
-             "(the solver in phases, `phased`, plays the deals after the study's first 10,000):", "",
+             "designs with their unknowns solved again, at the share the finished `settle` rows settled, k of n counted as "
+             "k/(n+1), and their CPU; where some were still being solved, a range from leaving those out to counting each "
+             "as never settling at its full budget) (the solver in phases, `phased`, plays the deals after the study's "
+             "first 10,000):", "",
              effort_table(df, held), "",
              "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
              "sequence moves in Selective Castle only add moves):", "", dialects_table(df), "",

@@ -57,13 +57,11 @@ def status(df: pd.DataFrame, manifests: dict[str, dict]) -> pd.DataFrame:
         plain = verdicts(rows_of(rows, "solver"))
         unknown = {"plain": plain[plain.verdict == "unknown"][["seed", "deal"]]}
         phased = rows_of(rows, PHASED)
-        fresh = phased.merge(plain[["seed", "deal"]], on=["seed", "deal"], how="left", indicator=True)
-        fresh = fresh[(fresh["_merge"] == "left_only") & fresh.result.astype(str).eq("unknown")
-                      & ~fresh["left"].fillna(False).astype(bool)]
-        unknown["phased"] = fresh[["seed", "deal"]]
+        if len(phased):
+            fresh = phased.merge(plain[["seed", "deal"]], on=["seed", "deal"], how="left", indicator=True)
+            left = fresh["left"].fillna(False).astype(bool) if "left" in fresh.columns else False
+            unknown["phased"] = fresh[(fresh["_merge"] == "left_only") & fresh.result.astype(str).eq("unknown") & ~left][["seed", "deal"]]
         for kind, deals in unknown.items():
-            if kind == "phased" and phased.empty:
-                continue
             hit = deals.merge(again, on=["seed", "deal"])
             verdict = hit.again.astype(str)
             busy = sorted(set(flying.deal[flying.game == game]) & set(deals.deal.astype(int)) - set(hit.deal.astype(int)))
