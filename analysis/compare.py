@@ -85,9 +85,9 @@ def span_text(n: int, lo: int, hi: int) -> str:
 def game_pairs(rows, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
     """Selective Castle minus each other game of the study, for each of ``players`` and under perfect play, paired by deal.
 
-    Columns: comparison, player, deals, diff, diff_low, diff_high (Newcombe), p (McNemar; none under perfect
-    play, where the table is the solver's), unknown_shift (how far counting every unknown as won could move
-    the difference).
+    Columns: comparison, player, deals, diff, diff_low, diff_high (Newcombe's; under perfect play the outer bounds
+    with the unknowns counted both ways, :func:`analysis.stats.paired_both_ways`), p (McNemar; none under perfect
+    play, where the table is the solver's).
     """
     rows = scan.as_rows(rows)
     out = []
@@ -100,12 +100,12 @@ def game_pairs(rows, solver: pd.DataFrame, players: list[str]) -> pd.DataFrame:
             pr = scan.pair(rows, (SELECTIVE, player), (other, player))
             if pr is not None:
                 out.append({"comparison": label, "player": player, "deals": pr.deals, "diff": pr.diff,
-                            "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value, "unknown_shift": 0.0})
+                            "diff_low": pr.diff_low, "diff_high": pr.diff_high, "p": pr.p_value})
         pp = winnability.perfect_play_pair(solver, SELECTIVE, other)
         if pp is not None:
             out.append({"comparison": label, "player": PERFECT, "deals": pp.deals, "diff": pp.diff, "diff_low": pp.diff_low,
-                        "diff_high": pp.diff_high, "p": np.nan, "unknown_shift": pp.unknown_shift})
-    return pd.DataFrame(out, columns=["comparison", "player", "deals", "diff", "diff_low", "diff_high", "p", "unknown_shift"])
+                        "diff_high": pp.diff_high, "p": np.nan})
+    return pd.DataFrame(out, columns=["comparison", "player", "deals", "diff", "diff_low", "diff_high", "p"])
 
 
 def across_games(rows, players: list[str]) -> pd.DataFrame:

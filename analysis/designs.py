@@ -25,15 +25,25 @@ re-decides it:
       v(m_k) = w_S² a(1-a)/S_k + w_U² v(m_{k+1}) + [w_S (a - m_k)² + w_U (m_{k+1} - m_k)²] / D_k
 
   with ``a`` the settled stratum's win share and ``w_S``, ``w_U`` the strata's
-  shares of ``D_k``. The interval is normal: from the lower estimate minus 1.96
-  of its standard errors to the upper estimate plus 1.96 of its own (Student's
-  quantile with Satterthwaite's degrees of freedom in place of 1.96 when the
-  deepest subsample is small), the unknowns counted both ways as in the
-  plain design.
+  shares of ``D_k``. Each stratum is weighted by its **realised** share of the
+  deals (``S_k / D_k`` settled, ``U_k / D_k`` unsettled, as counted), and the
+  unsettled stratum's win share is the mean of the subsample that went on,
+  whatever its size came out: double sampling for stratification. Weighting
+  each deal by the inverse of its nominal rate instead (Horvitz-Thompson) would
+  add the noise of how many deals the draw happened to take; the realised
+  shares are known exactly, since every deal plays the first phase.
+
+  The interval (:mod:`analysis.conventions`): from the estimate with every
+  unknown lost minus ``q`` of its standard errors to the estimate with every
+  unknown won plus ``q`` of its own, ``q`` Student's t quantile at
+  Satterthwaite's degrees of freedom (1.96 once every part of the variance
+  rests on thousands of deals; larger when the deepest subsample is small).
 
 Several runs of one game (the study's plain run on its first deals, a phased
 run on the next ones) are strata of deals: the combined estimate weighs each by
-its deals, and its variance adds theirs with the squared weights.
+its deals, its variance adds theirs with the squared weights, and its quantile
+is Satterthwaite's over all their parts (:func:`combine`), each bound again
+with its own side's variance.
 
 **Unknowns solved again.** The ``settle`` player's rows (an experiment with
 ``unknowns_of``, :mod:`sim.study.unknowns`) are no stratum: each is the solver,
@@ -82,6 +92,10 @@ class Estimate:
     unknown: float
     q: float = Z  #: the quantile its interval was made with (Student's, with Satterthwaite's degrees of freedom)
     again: int = 0  #: deals left unknown at the full budget and solved again deeper (the ``settle`` player's)
+    #: the variance's parts, (contribution, deals it rests on), with the unknowns lost and with them won: what
+    #: Satterthwaite's degrees of freedom are counted from (empty: the variance alone, on all the deals)
+    parts: tuple = ()
+    parts_won: tuple = ()
 
     @property
     def half_width(self) -> float:
@@ -114,6 +128,10 @@ class Estimate:
             return math.inf
         return self.per_deal * (Z / sampling) ** 2 * (self.cpu_per_deal + settle_cpu) / 3600
 
+    def side(self, won: bool) -> tuple[tuple[float, int], ...]:
+        """The variance's parts with the unknowns lost (``won`` False) or won."""
+        return (self.parts_won if won else self.parts) or ((self.variance, self.deals),)
+
     def to_json(self) -> str:
         """The fields ``castle summary --json`` prints: game, player, design, estimate, lo, hi, deals, cpu_seconds, and
         solved_again (deals unknown at the full budget solved again deeper)."""
@@ -141,6 +159,14 @@ def plain(won: int, unknown: int, n: int) -> tuple[float, float, float, float]:
     mid, lo, hi = rate_interval(won, unknown, n)
     p = won / n if n else math.nan
     return mid, lo, hi, p * (1 - p) / n if n else math.nan
+
+
+def plain_estimate(game: str, player: str, won: int, unknown: int, n: int, cpu_seconds: float, again: int = 0) -> Estimate:
+    """A plain design's :class:`Estimate`, with its variance on each side (unknowns lost, won) for :func:`combine`."""
+    mid, lo, hi, var = plain(won, unknown, n)
+    p = (won + unknown) / n
+    return Estimate(game, player, "plain", mid, lo, hi, n, n, cpu_seconds, var, unknown / n, again=again,
+                    parts=((var, n),), parts_won=((p * (1 - p) / n, n),))
 
 
 def phased_mean(phase: np.ndarray, left: np.ndarray, result: np.ndarray, unknown_as: int, level: int = 1,
@@ -188,10 +214,17 @@ def quantile(parts: list[tuple[float, int]]) -> float:
 
 def phased_interval(phase: np.ndarray, left: np.ndarray, result: np.ndarray) -> tuple[float, float, float, float, float]:
     """(estimate with unknowns lost, with unknowns won, the first's variance, low, high) of a phased design's rows."""
+    m0, m1, v0, lo, hi, _, _ = _phased(phase, left, result)
+    return m0, m1, v0, lo, hi
+
+
+def _phased(phase, left, result) -> tuple:
+    """:func:`phased_interval`, and the variance's parts on each side (unknowns lost, won)."""
     result = np.asarray(result).astype(str)
     m0, v0, p0 = phased_mean(phase, left, result, 0)
     m1, v1, p1 = phased_mean(phase, left, result, 1)
-    return m0, m1, v0, max(0.0, m0 - quantile(p0) * math.sqrt(v0)), min(1.0, m1 + quantile(p1) * math.sqrt(v1))
+    lo, hi = max(0.0, m0 - quantile(p0) * math.sqrt(v0)), min(1.0, m1 + quantile(p1) * math.sqrt(v1))
+    return m0, m1, v0, lo, hi, tuple(p0), tuple(p1)
 
 
 def _spread(k: int, n: int) -> float:
@@ -211,29 +244,31 @@ def estimate(rows: pd.DataFrame, game: str | None = None, player: str | None = N
     result = rows.result.astype(str).to_numpy().astype(str)
     if design == "plain":
         won, unknown = int((result == "won").sum()), int((result == "unknown").sum())
-        mid, lo, hi, var = plain(won, unknown, len(rows))
-        return Estimate(game, player, design, mid, lo, hi, len(rows), len(rows), cpu, var, unknown / len(rows))
+        return plain_estimate(game, player, won, unknown, len(rows), cpu)
     phase, left = rows.phase.to_numpy(int), rows.left.fillna(False).to_numpy(bool)
-    m0, m1, v0, lo, hi = phased_interval(phase, left, result)
+    m0, m1, v0, lo, hi, p0, p1 = _phased(phase, left, result)
     solved = int((~left).sum())
-    q = (m0 - lo) / math.sqrt(v0) if v0 > 0 and lo > 0 else Z
-    return Estimate(game, player, design, (m0 + m1) / 2, lo, hi, len(rows), solved, cpu, v0, m1 - m0, q)
+    return Estimate(game, player, design, (m0 + m1) / 2, lo, hi, len(rows), solved, cpu, v0, m1 - m0, quantile(p0),
+                    parts=p0, parts_won=p1)
 
 
 def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> Estimate:
-    """Disjoint sets of deals of one game, each in its own design, as one estimate weighted by deals."""
+    """Disjoint sets of deals of one game, each in its own design, as one stratified estimate weighted by deals: each
+    bound is its side's estimate (unknowns lost, won) with Student's t quantile at the Satterthwaite degrees of
+    freedom of all the parts' variances, scaled by the squared weights, times that side's standard error."""
     if len(parts) == 1:
         return replace(parts[0], game=game, player=player)
     n = sum(p.deals for p in parts)
     w = [p.deals / n for p in parts]
     low = sum(wi * (p.estimate - p.unknown / 2) for wi, p in zip(w, parts))
     high = sum(wi * (p.estimate + p.unknown / 2) for wi, p in zip(w, parts))
-    var = sum(wi * wi * p.variance for wi, p in zip(w, parts))
+    sides = [tuple((wi * wi * c, k) for wi, p in zip(w, parts) for c, k in p.side(won)) for won in (False, True)]
+    var, var_won = (sum(c for c, _ in side) for side in sides)
+    q, q_won = (quantile(list(side)) for side in sides)
     design = " + ".join(dict.fromkeys(p.design for p in parts))
-    q = max(p.q for p in parts)
-    return Estimate(game, player, design, (low + high) / 2, max(0.0, low - q * math.sqrt(var)), min(1.0, high + q * math.sqrt(var)),
-                    n, sum(p.solved for p in parts), sum(p.cpu_seconds for p in parts), var, high - low, q,
-                    sum(p.again for p in parts))
+    return Estimate(game, player, design, (low + high) / 2, max(0.0, low - q * math.sqrt(var)),
+                    min(1.0, high + q_won * math.sqrt(var_won)), n, sum(p.solved for p in parts),
+                    sum(p.cpu_seconds for p in parts), var, high - low, q, sum(p.again for p in parts), *sides)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -259,9 +294,7 @@ def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:
         counts = cheap.counts(["game", "player"]).merge(cheap.pairs()[["game", "player", "cpu_us"]], on=["game", "player"])
         for game, player, n, won, unknown, cpu_us in counts[["game", "player", "deals", "won", "unknown", "cpu_us"]].itertuples(
                 index=False, name=None):
-            mid, lo, hi, var = plain(int(won), int(unknown), int(n))
-            out[(game, player)] = Estimate(game, player, "plain", mid, lo, hi, int(n), int(n), float(int(cpu_us)) / 1e6, var,
-                                           int(unknown) / int(n))
+            out[(game, player)] = plain_estimate(game, player, int(won), int(unknown), int(n), float(int(cpu_us)) / 1e6)
     return [out[k] for k in sorted(out)] + list(perfect_play_by_game(df).values())
 
 
@@ -283,8 +316,7 @@ def perfect_play(rows: pd.DataFrame, game: str) -> Estimate | None:
             v, n, extra_us = _replace_unknowns(v.rename(columns={"verdict": "result"}), again)
             v, cpu = v.rename(columns={"result": "verdict"}), cpu + extra_us / 1e6
         won, unknown = int((v.verdict == "won").sum()), int((v.verdict == "unknown").sum())
-        mid, lo, hi, var = plain(won, unknown, len(v))
-        parts.append(Estimate(game, "solver", "plain", mid, lo, hi, len(v), len(v), cpu, var, unknown / len(v), again=n))
+        parts.append(plain_estimate(game, "solver", won, unknown, len(v), cpu, again=n))
         covered = v[["seed", "deal"]]
     for label, g in rows_of(rows, PHASED).groupby("player", observed=True):
         fresh = g.merge(covered, on=["seed", "deal"], how="left", indicator=True)
@@ -323,22 +355,6 @@ def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataF
     if "cpu_us" in out.columns:
         out["cpu_us"] = out.cpu_us.astype("int64").to_numpy() + extra.to_numpy()
     return out, int(hit.sum()), int(extra.sum())
-
-
-def whole_interval_hours(e: Estimate, runs: pd.DataFrame, again: pd.DataFrame) -> tuple[float, float | None]:
-    """CPU-hours ``e``'s design (its rows ``runs``) would need for Solvitaire's ±0.186 points in the whole interval,
-    with each unknown it leaves solved again at the share and the CPU the ``settle`` rows ``again`` measured so far
-    (per deal: a deal solved again twice counts once, with both runs' CPU; ``k`` settled of ``n`` count as
-    ``k / (n + 1)``); and that share (None: nothing solved again yet, so none counted on)."""
-    if again.empty:
-        return e.cpu_hours_whole(), None
-    per_deal = solved_again(again)  # a deal solved again twice (a deeper settle after a shallower one): one verdict, both CPUs
-    # shrunk as the --halfwidth planner does (sim/precision/design.py): k settled of n count as k / (n + 1), so two of two
-    # do not promise every unknown settled
-    settled = float(per_deal.again.astype(str).isin(("won", "lost")).sum()) / (len(per_deal) + 1)
-    left = runs["left"].fillna(False).astype(bool) if "left" in runs.columns else False
-    unknowns = float((runs.result.astype(str).eq("unknown") & ~left).mean())  # a deal's chance to need solving again
-    return e.cpu_hours_whole(settled=settled, settle_cpu=unknowns * float(per_deal.again_us.mean()) / 1e6), settled
 
 
 def exact_mask(players: pd.Series) -> pd.Series:

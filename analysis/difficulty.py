@@ -8,10 +8,12 @@ index's third among the winnable deals of its game, so the bands of two
 games are each game's own tertiles; ``A:B`` asks for an index between A and
 B bits directly.
 
-**Validity**: the index is compared with the ladder's cheapest winning rung
-(:func:`analysis.ladder.difficulty_by_rung`), a measure it was not tuned to:
-Spearman's rank correlation per game over the winnable deals both measured,
-with a 95% interval from Fisher's z with Bonett and Wright's standard error.
+**Validity**: the index is compared with the ladder's weakest winning rung
+(:func:`analysis.ladder.difficulty_by_rung`, each game's rungs ordered by
+their strength on its own deals), a measure it was not tuned to: Spearman's
+rank correlation per game over the winnable deals both measured, with the
+deals no rung wins as one rank above every rung and without them, each with
+a 95% interval from Fisher's z with Bonett and Wright's standard error.
 A weak correlation is a finding (the ladder's rungs and the index measure
 different things), not a failure.
 """
@@ -78,8 +80,10 @@ def parse_band(text: str) -> tuple[str | None, float, float]:
 
 
 def with_rungs(rows: pd.DataFrame, df: pd.DataFrame, cheap=None) -> pd.DataFrame:
-    """``rows`` with each deal's cheapest winning rung of the ladder (``rung``; empty where the ladder did not play
-    the deal) and its place on the ladder (``rung_rank``: 0 the cheapest rung, ... , then solver only).
+    """``rows`` with each deal's weakest winning rung of the ladder (``rung``; empty where the ladder did not play
+    the deal) and its place on its game's ladder (``rung_rank``: 0 the weakest rung, ..., the number of rungs for a
+    deal only the solver wins; none for unknown and unwinnable deals): the game's own order by strength
+    (:func:`analysis.ladder.order`, measured on its rungs' rows of that game).
 
     The rungs' rows are ``df``'s, or, given ``cheap`` (:class:`analysis.scan.CheapRows`), those where they lie (only
     the deals of ``rows`` come back from there); the solver's verdicts are ``df``'s.
@@ -87,29 +91,28 @@ def with_rungs(rows: pd.DataFrame, df: pd.DataFrame, cheap=None) -> pd.DataFrame
     solved = ladder.verdicts(df)
     if cheap is None:
         heur = df[stats.player_mask(df.player)]
-        rung_players = _study_rungs(heur)
-        heur = heur[heur.player.isin(rung_players)]
+        heur = heur[heur.player.isin(_study_rungs(heur))]
         if heur.player.nunique() < 2:
             return rows.assign(rung="", rung_rank=np.nan)
         diff = ladder.difficulty_by_rung(heur, solved)
         order = list(diff.difficulty.cat.categories)
-        d = diff.assign(rung=diff.difficulty.astype(str), rung_rank=diff.difficulty.cat.codes.astype(float))
+        d = diff.assign(rung=diff.difficulty.astype(str), rung_rank=diff["rank"])
     else:
         held = cheap.pairs()
         games = held.groupby("player").game.nunique()
-        h = held[held.player.isin(games[games >= 2].index)]
-        if h.player.nunique() < 2:
+        players = list(games[games >= 2].index)
+        if len(players) < 2:
             return rows.assign(rung="", rung_rank=np.nan)
-        rungs = list((h.groupby("player").cpu_us.sum() / h.groupby("player").deals.sum()).sort_values(kind="stable").index)
-        order = rungs + [stats.SOLVER_ONLY, stats.UNKNOWN, stats.UNWINNABLE]
+        s = ladder.strength(cheap, solved, sorted(set(rows.game) & set(held.game)), players)
+        order = ladder.order(s) + [stats.SOLVER_ONLY, stats.UNKNOWN, stats.UNWINNABLE]
         frames = []
         for game in rows.game.unique():
-            played = [p for p in rungs if ((h.game == game) & (h.player == p)).any()]
+            played = ladder.order(s, game)
             if played:
-                frames.append(cheap.cheapest_rung(game, played, solved, keys=rows[rows.game == game]).assign(game=game))
-        d = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
-        d = d.assign(rung=d.difficulty.astype(str), rung_rank=[float(order.index(x)) for x in d.difficulty])
-    d.loc[d.rung.isin([stats.UNKNOWN, stats.UNWINNABLE]), "rung_rank"] = np.nan
+                c = cheap.cheapest_rung(game, played, solved, keys=rows[rows.game == game])
+                frames.append(c.assign(game=game, rank=c.difficulty.map(ladder.rank_in(played))))
+        d = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["game", "seed", "deal", "difficulty", "rank"])
+        d = d.assign(rung=d.difficulty.astype(str), rung_rank=d["rank"].astype(float))
     out = rows.merge(d[["game", "seed", "deal", "rung", "rung_rank"]], on=["game", "seed", "deal"], how="left")
     out["rung"] = out.rung.fillna("")
     out.attrs["rungs"] = order
@@ -123,20 +126,30 @@ def _study_rungs(heur: pd.DataFrame) -> list[str]:
 
 
 def validity(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per game: Spearman's rank correlation of the index with the cheapest winning rung over the winnable deals
-    both measured, with its 95% interval (Fisher's z, Bonett and Wright's standard error)."""
+    """Per game: Spearman's rank correlation of the index with the weakest winning rung, with its 95% interval
+    (Fisher's z, Bonett and Wright's standard error), two ways: over every winnable deal both measured, the deals no
+    rung wins (only the solver) as one rank above the strongest rung (``rho``, on ``deals``), and over the deals
+    some rung wins (``rho_rungs``, on ``deals_rungs``). The first keeps the hardest deals, tied; the second asks
+    only how the rungs order the deals they win."""
     from scipy.stats import spearmanr
 
-    out = []
-    for game, g in rows[(rows.result == "won") & rows.rung_rank.notna()].groupby("game", observed=True):
+    def rank_correlation(g: pd.DataFrame) -> tuple[int, float, float, float]:
         n = len(g)
         if n < 10:
-            continue
+            return n, np.nan, np.nan, np.nan
         rho = float(spearmanr(g.difficulty, g.rung_rank).statistic)
         se = math.sqrt((1 + rho * rho / 2) / (n - 3))
         z = math.atanh(max(min(rho, 0.999999), -0.999999))
-        out.append({"game": game, "deals": n, "rho": rho, "lo": math.tanh(z - 1.96 * se), "hi": math.tanh(z + 1.96 * se)})
-    return pd.DataFrame(out, columns=["game", "deals", "rho", "lo", "hi"])
+        return n, rho, math.tanh(z - 1.96 * se), math.tanh(z + 1.96 * se)
+
+    out = []
+    for game, g in rows[(rows.result == "won") & rows.rung_rank.notna()].groupby("game", observed=True):
+        every = rank_correlation(g)
+        some = rank_correlation(g[g.rung != stats.SOLVER_ONLY])
+        if every[0] >= 10:
+            out.append(dict(zip(["game", "deals", "rho", "lo", "hi", "deals_rungs", "rho_rungs", "lo_rungs", "hi_rungs"],
+                                (game, *every, *some))))
+    return pd.DataFrame(out, columns=["game", "deals", "rho", "lo", "hi", "deals_rungs", "rho_rungs", "lo_rungs", "hi_rungs"])
 
 
 def cost(rows: pd.DataFrame) -> pd.DataFrame:

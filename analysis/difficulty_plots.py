@@ -1,9 +1,9 @@
-"""Figures of how hard a deal is: the ladder of players, the cheapest rung that wins a deal, the corridor's index, the
+"""Figures of how hard a deal is: the ladder of players, the weakest rung that wins a deal, the corridor's index, the
 rungs' first mistakes. Each function returns a matplotlib Figure.
 
 The report's difficulty sections and the difficulty notebook draw them,
 with the conventions of :mod:`analysis.plots` (whose helpers they use):
-games in their colours, rungs cheapest first in theirs.
+games in their colours, rungs weakest first in theirs.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def ladder(table: pd.DataFrame, games: list[str], colours: dict[str, str] | None
 
 
 def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None, names: dict[str, str] | None = None) -> plt.Figure:
-    """Stacked bars: each game's deals by difficulty (the cheapest rung that wins them, then solver only, unknown, unwinnable).
+    """Stacked bars: each game's deals by difficulty (the weakest rung that wins them, then solver only, unknown, unwinnable).
 
     ``colours``: a rung's colour (the report's, the same in every figure); by default one per rung.
     """
@@ -74,7 +74,7 @@ def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None, name
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of deals (%), the same deals in every game")
-    ax.set_title("Difficulty: the cheapest rung that wins a deal")
+    ax.set_title("Difficulty: the weakest rung that wins a deal")
     ax.legend(fontsize=7.5, ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.14 - 0.9 / (0.7 * len(games) + 2.2)),
               frameon=False)
     fig.tight_layout()
@@ -121,14 +121,13 @@ def difficulty_pairs(rows: pd.DataFrame, a: str, b: str) -> plt.Figure:
 
 
 def difficulty_by_rung(rows: pd.DataFrame, games: list[str], names: dict[str, str] | None = None) -> plt.Figure:
-    """The index of winnable deals by the ladder's cheapest rung that wins them: a box per rung, a panel per game."""
+    """The index of winnable deals by the ladder's weakest rung that wins them: a box per rung, a panel per game."""
     names = names or {}
     won = rows[(rows.result == "won") & (rows.rung != "")]
-    order = [r for r in rows.attrs.get("rungs", list(dict.fromkeys(won.rung))) if (won.rung == r).any()]
     fig, axes = plt.subplots(1, len(games), figsize=(min(11.0, 3.7 * len(games)), 3.6), sharey=True, squeeze=False)
     for ax, game in zip(axes[0], games):
         g = won[won.game == game]
-        present = [r for r in order if (g.rung == r).any()]
+        present = list(g.sort_values("rung_rank", kind="stable").rung.drop_duplicates())  # the game's own order
         data = [g[g.rung == r].difficulty.astype(float).to_numpy() for r in present]
         if data:
             ax.boxplot(data, orientation="vertical", showfliers=False, widths=0.6, medianprops={"color": game_colour(game)})

@@ -1,11 +1,16 @@
-"""The ladder of players: each rung's strength and cost, and a deal's difficulty as the cheapest rung that wins it.
+"""The ladder of players: each rung's strength and cost, and a deal's difficulty as the weakest rung that wins it.
 
 A *rung* is a heuristic player (any label but the solver's). Rungs are
-ordered by their mean CPU time per deal over every game they played, so
-"cheaper" means less effort, whatever the player's name. The solver's
-verdicts (:func:`verdicts`) say which deals can be won at all: a deal no
-rung wins is "solver only" when the solver won it, "unwinnable" when it
-proved it lost, and "unknown" when neither.
+ordered by strength, weakest first, measured on the ladder's own deals
+(:func:`strength`, :func:`order`): in a game, by the share of the solver's
+winnable deals each wins among the deals every rung of that game played,
+ties broken by its mean CPU a deal on its rows of that game; across games,
+by the share over all of them. Never by CPU alone: two rungs a few
+hundredths of a millisecond apart would swap with the machine's load. A
+deal's difficulty is the weakest rung that wins it. The solver's verdicts
+(:func:`verdicts`) say which deals can be won at all: a deal no rung wins is
+"solver only" when the solver won it, "unwinnable" when it proved it lost,
+and "unknown" when neither.
 """
 
 from __future__ import annotations
@@ -46,12 +51,58 @@ def contradictions(df: pd.DataFrame) -> pd.DataFrame:
     return g[g].reset_index()[["game", "seed", "deal"]]
 
 
-def rungs(df: pd.DataFrame) -> list[str]:
-    """The heuristic players of ``df``, cheapest first (mean CPU per deal over all their games)."""
+def strength(rows, solved: pd.DataFrame, games: list[str] | None = None, players: list[str] | None = None) -> pd.DataFrame:
+    """Per game and rung (of ``players``, all the heuristic players by default): the solver's winnable deals among
+    those every rung of the game played (``winnable``), how many of them the rung won (``won``), and its rows of that
+    game (``deals``) with their wins (``won_all``) and CPU (``cpu_us``, summed). ``rows``: a frame, or
+    :class:`analysis.scan.CheapRows`."""
+    from .picks import pick
+    from .scan import as_rows
+
+    rows = as_rows(rows)
+    held = rows.pairs(pick(games, players))
+    out = []
+    for game, h in held.groupby("game", sort=True):
+        common = solved[(solved.game == game) & (solved.verdict == "won")][["game", "seed", "deal"]]
+        for player in h.player:
+            common = rows.which(common, pick([game], [player]))
+        won = rows.on_deals(common, pick([game], list(h.player))).set_index("player").won
+        out += [{"game": game, "player": p, "winnable": len(common), "won": int(won.get(p, 0)), "deals": int(n),
+                 "won_all": int(w), "cpu_us": int(c)} for p, n, w, c in zip(h.player, h.deals, h.won, h.cpu_us)]
+    return pd.DataFrame(out, columns=["game", "player", "winnable", "won", "deals", "won_all", "cpu_us"])
+
+
+def order(s: pd.DataFrame, game: str | None = None) -> list[str]:
+    """The rungs of :func:`strength` ``s``, weakest first: in ``game``, or across every game of ``s`` (the share of
+    the winnable deals won over all of them; the win rate where the solver has no verdict on the deals); ties
+    broken by mean CPU a deal on the same rows."""
+    s = s if game is None else s[s.game == game]
+    if s.empty:
+        return []
+    g = s.groupby("player", sort=True)[["won", "winnable", "deals", "won_all", "cpu_us"]].sum()
+    g = g.assign(share=(g.won / g.winnable).where(g.winnable > 0, g.won_all / g.deals), cpu=g.cpu_us / g.deals)
+    return list(g.sort_values(["share", "cpu"], kind="stable").index)
+
+
+def swaps(s: pd.DataFrame) -> dict[str, list[tuple[str, str]]]:
+    """Where a game's own order (:func:`order` in it) differs from the order across games: per such game, the pairs
+    (a, b) of rungs it ranks a below b though the order across games ranks b below a."""
+    across = {r: i for i, r in enumerate(order(s))}
+    out = {}
+    for game in sorted(set(s.game)):
+        own = order(s, game)
+        pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1:] if across[a] > across[b]]
+        if pairs:
+            out[game] = pairs
+    return out
+
+
+def rungs(df: pd.DataFrame, solved: pd.DataFrame | None = None, game: str | None = None) -> list[str]:
+    """The heuristic players of ``df``, weakest first (:func:`order`: in ``game``, or across its games)."""
     heur = df[player_mask(df.player)]
     if heur.empty:
         return []
-    return list(heur.groupby("player", observed=True).cpu_us.mean().sort_values(kind="stable").index)
+    return order(strength(heur, verdicts(df) if solved is None else solved), game)
 
 
 def ladder_table(df, solved: pd.DataFrame | None = None, order: list[str] | None = None) -> pd.DataFrame:
@@ -60,13 +111,13 @@ def ladder_table(df, solved: pd.DataFrame | None = None, order: list[str] | None
 
     ``df``: rows (a frame), or the rungs' rows where they lie (:class:`analysis.scan.CheapRows`, with ``solved``
     and ``order`` given). ``solved`` is :func:`verdicts` (of ``df`` itself when not given); ``order`` the rungs
-    cheapest first (:func:`rungs` of ``df`` when not given).
+    weakest first (:func:`rungs` of ``df`` when not given).
     """
     from .games import in_study_order
     from .scan import as_rows
 
     solved = verdicts(df) if solved is None else solved
-    order = rungs(df) if order is None else order
+    order = rungs(df, solved) if order is None else order
     rows = as_rows(df)
     counts = rows.counts(["game", "player"]).set_index(["game", "player"])
     winnable = rows.on_deals(solved[solved.verdict == "won"][["game", "seed", "deal"]]).set_index(["game", "player"])
@@ -90,7 +141,10 @@ def ladder_table(df, solved: pd.DataFrame | None = None, order: list[str] | None
 
 
 def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per (game, seed, deal) played by every rung of its game: the cheapest rung that wins it, as an ordered category.
+    """Per (game, seed, deal) played by every rung of its game: the weakest rung that wins it, by that game's own
+    order (:func:`order`), as an ordered category (the categories in the order across games), and its place in the
+    game's order (``rank``: 0 the weakest rung, the number of rungs when only the solver wins it; none when no one
+    does).
 
     Only deals every rung of the game played count, so the classes of two
     games on the same deal ids compare the same shuffled decks (the same
@@ -98,11 +152,12 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
     deals the deck without its Aces).
     """
     solved = verdicts(df) if solved is None else solved
-    order = rungs(df)
     heur = df[player_mask(df.player)]
+    s = strength(heur, solved)
+    across = order(s)
     out = []
     for game, g in heur.groupby("game", observed=True, sort=False):
-        played = [r for r in order if (g.player == r).any()]
+        played = order(s, game)
         wide = g.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="first", observed=True)
         wide = wide[played].dropna().astype(bool)
         first = np.full(len(wide), "", dtype=object)
@@ -116,12 +171,20 @@ def difficulty_by_rung(df: pd.DataFrame, solved: pd.DataFrame | None = None) -> 
         res.loc[none & (verdict == "won"), "difficulty"] = SOLVER_ONLY
         res.loc[none & (verdict == "lost"), "difficulty"] = UNWINNABLE
         res.loc[res.difficulty == "", "difficulty"] = UNKNOWN
+        res["rank"] = res.difficulty.map(rank_in(played))
         out.append(res)
     if not out:
-        return pd.DataFrame(columns=["game", "seed", "deal", "difficulty"])
+        return pd.DataFrame(columns=["game", "seed", "deal", "difficulty", "rank"])
     res = pd.concat(out, ignore_index=True)
-    res["difficulty"] = pd.Categorical(res.difficulty, categories=order + [SOLVER_ONLY, UNKNOWN, UNWINNABLE], ordered=True)
+    res["difficulty"] = pd.Categorical(res.difficulty, categories=across + [SOLVER_ONLY, UNKNOWN, UNWINNABLE], ordered=True)
     return res
+
+
+def rank_in(played: list[str]) -> dict[str, float]:
+    """A deal's place on a game's ladder (``played``, weakest first) by the weakest rung that wins it: 0 for the
+    weakest rung, the number of rungs for a deal only the solver wins (above every rung); unknown and unwinnable deals
+    have none (absent)."""
+    return {r: float(i) for i, r in enumerate(played)} | {SOLVER_ONLY: float(len(played))}
 
 
 def difficulty_shares(diff: pd.DataFrame, order: list[str] | None = None) -> pd.DataFrame:

@@ -116,6 +116,28 @@ def newcombe_paired(both: int, only_a: int, only_b: int, neither: int, alpha: fl
     return d, d - dl, d + du
 
 
+def paired_both_ways(a, b, alpha: float = ALPHA) -> tuple[float, float, float]:
+    """rate(a) - rate(b) deal by deal with the unknowns counted both ways, the study's convention for a difference:
+    (estimate, low, high). ``a``, ``b``: the same deals' verdicts (``won``, ``lost``, ``unknown``), aligned.
+
+    The low bound is Newcombe's lower bound of the table with ``a``'s unknowns lost and ``b``'s won (the smallest
+    difference the unknowns allow), the high bound his upper bound with ``a``'s unknowns won and ``b``'s lost; the
+    estimate is the midpoint of those two differences (each game's midpoint estimate, subtracted). With no unknown
+    it is :func:`newcombe_paired` of the one table.
+    """
+    a, b = np.asarray(a).astype(str), np.asarray(b).astype(str)
+    if len(a) == 0:
+        return (math.nan, math.nan, math.nan)
+
+    def table(wa: np.ndarray, wb: np.ndarray) -> tuple[int, int, int, int]:
+        return int((wa & wb).sum()), int((wa & ~wb).sum()), int((~wa & wb).sum()), int((~wa & ~wb).sum())
+
+    won_a, won_b, unknown_a, unknown_b = a == "won", b == "won", a == "unknown", b == "unknown"
+    d_lo, lo, _ = newcombe_paired(*table(won_a, won_b | unknown_b), alpha)
+    d_hi, _, hi = newcombe_paired(*table(won_a | unknown_a, won_b), alpha)
+    return (d_lo + d_hi) / 2, lo, hi
+
+
 def paired(df: pd.DataFrame, a: tuple[str, str], b: tuple[str, str]) -> Paired | None:
     """Compare (game, player) ``a`` with ``b`` deal by deal (same seed and deal id).
 

@@ -1,10 +1,10 @@
 """Perfect play: what the solver's verdicts say about each game, deal by deal.
 
 Every function reads the solver's rows (any ``solver`` label) of a result
-table. Winnability counts unknown verdicts both ways (the outer Wilson
-bounds, the midpoint as the estimate: Blake & Gent's convention); paired
-comparisons count an unknown as not won and say how much counting it as
-won would move the difference.
+table. Unknown verdicts count both ways everywhere (:mod:`analysis.conventions`):
+winnability by the outer Wilson bounds with the midpoint as the estimate
+(Blake & Gent's convention), and the games compared deal by deal by the outer
+bounds of the paired intervals (:func:`analysis.stats.paired_both_ways`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sim.players.registry import parse_player
 
 from .games import BELEAGUERED, STREETS
 from .ladder import verdicts
-from .stats import newcombe_paired, player_mask, rate_interval, rates_of_counts, rows_of, solver_mask, wilson
+from .stats import paired_both_ways, player_mask, rate_interval, rates_of_counts, rows_of, solver_mask, wilson
 
 #: Blake & Gent's Solvitaire (2,000,000 deals each): winnable share and half-width of the outer 95% interval, in %
 PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
@@ -28,12 +28,17 @@ PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
 PUBLISHED_DEALS = 2_000_000
 #: Solvitaire's effort on the same games (2,000,000 deals each): its unknown share in %, and its mean CPU seconds a deal
 PUBLISHED_EFFORT = {BELEAGUERED: (0.068, 4.9), STREETS: (0.232, 29.0)}
-#: the other published figures of the family (``shared/ANCHORS.md``): what they say, and the share they give
+#: the other published figures of the family (``shared/ANCHORS.md``): what they say, the share they give, and what
+#: that share is: ``winnability`` (a solver's, to be held against ours), ``players`` (a win rate of human players),
+#: ``unstated`` (the method is not given); only the first is like ours
 ANCHORS = {
-    "fortress": ("Wolter, depth-first search on Politaire deals: 202,396 of 1,000,000", 0.202396),
-    "castles-in-spain": ("its publisher: \"about 70% winnable\"", 0.70),
-    "bakers-dozen": ("Warfield: average players win about 75%", 0.75),
+    "fortress": ("Wolter, depth-first search on Politaire deals: 202,396 of 1,000,000", 0.202396, "winnability"),
+    "castles-in-spain": ("its publisher: \"about 70% winnable\"", 0.70, "unstated"),
+    "bakers-dozen": ("Warfield: average players win about 75%", 0.75, "players"),
 }
+#: each kind of published figure in words
+ANCHOR_KINDS = {"winnability": "a solver's winnability, as ours", "players": "human players' win rate, not winnability",
+                "unstated": "how it was measured is not said"}
 #: Wolter's distribution of the most cards that can be moved home in Fortress: share with none, with exactly one; mean
 WOLTER_MOST_HOME = {"none": 0.19, "one": 0.20, "mean": 12.12}
 KINDS = ("won", "lost", "unknown")
@@ -77,11 +82,11 @@ class PerfectPlayPair:
     """Two games on the same deals under perfect play.
 
     ``table`` is the 3x3 table of verdicts (rows ``a``, columns ``b``);
-    ``diff`` is winnable(a) - winnable(b) with Newcombe's paired interval,
-    unknowns counted as not won; ``unknown_shift`` is how far counting every
-    unknown as won could move it; ``a_lost_b_won`` lists the deals ``b``
-    wins and ``a`` loses; ``rescued`` is the share of ``b``'s proved losses
-    that ``a`` wins.
+    ``diff`` is winnable(a) - winnable(b) with its paired interval, the
+    unknowns counted both ways (:func:`analysis.stats.paired_both_ways`);
+    ``a_lost_b_won`` lists the deals ``b`` wins and ``a`` loses; ``rescued``
+    is the share of ``b``'s proved losses that ``a`` wins (its unknowns both
+    ways).
     """
 
     a: str
@@ -91,7 +96,6 @@ class PerfectPlayPair:
     diff: float
     diff_low: float
     diff_high: float
-    unknown_shift: float
     a_lost_b_won: list[int]
     rescued: float
     rescued_low: float
@@ -109,16 +113,11 @@ def perfect_play_pair(df: pd.DataFrame, a: str, b: str) -> PerfectPlayPair | Non
     table = pd.crosstab(pd.Categorical(j.a, KINDS), pd.Categorical(j.b, KINDS), dropna=False)
     table.index = [f"{k}" for k in KINDS]
     table.columns = [f"{k}" for k in KINDS]
-    wa, wb = j.a.eq("won"), j.b.eq("won")
-    both, only_a, only_b = int((wa & wb).sum()), int((wa & ~wb).sum()), int((~wa & wb).sum())
-    d, lo, hi = newcombe_paired(both, only_a, only_b, len(j) - both - only_a - only_b)
-    shift = max(int(j.a.eq("unknown").sum()), int(j.b.eq("unknown").sum())) / len(j)
+    d, lo, hi = paired_both_ways(j.a.to_numpy(), j.b.to_numpy())
     bad = sorted(int(x) for x in j[(j.a == "lost") & (j.b == "won")].index.get_level_values("deal"))
     b_lost = j[j.b == "lost"]
-    rescued_n = int((b_lost.a == "won").sum())
-    r_lo, r_hi = wilson(rescued_n, len(b_lost))
-    return PerfectPlayPair(a, b, len(j), table, d, lo, hi, shift, bad,
-                           rescued_n / len(b_lost) if len(b_lost) else np.nan, r_lo, r_hi)
+    rescued, r_lo, r_hi = rate_interval(int((b_lost.a == "won").sum()), int((b_lost.a == "unknown").sum()), len(b_lost))
+    return PerfectPlayPair(a, b, len(j), table, d, lo, hi, bad, rescued, r_lo, r_hi)
 
 
 def containment(df: pd.DataFrame, weaker: str, stronger: str) -> tuple[int, list[int]] | None:
@@ -198,53 +197,12 @@ def chosen_base_hits(df: pd.DataFrame, game: str) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["player", "deals", "winning_choice", "share", "ci_low", "ci_high"])
 
 
-def effort(df: pd.DataFrame) -> pd.DataFrame:
-    """The solver's CPU seconds per deal, by game, solver label and verdict: deals, mean, median, p90, max.
-
-    By label, because one game may be solved by two experiments in two modes
-    (Fortress: the verdict, and the most-cards-home search); their deals and
-    costs are not one population.
-    """
-    rows = df[solver_mask(df.player)]
-    out = []
-    for (game, player, result), g in rows.groupby(["game", "player", "result"], observed=True, sort=False):
-        s = g.cpu_us.to_numpy() / 1e6
-        out.append({"game": game, "player": player, "verdict": result, "deals": len(g), "cpu_s_mean": s.mean(),
-                    "cpu_s_median": float(np.median(s)),
-                    "cpu_s_p90": float(np.percentile(s, 90)), "cpu_s_max": float(s.max())})
-    return pd.DataFrame(out)
-
-
-def unknown_by_budget(df: pd.DataFrame, budgets=(1, 5, 10, 30, 60, 300)) -> pd.DataFrame:
-    """Per game and solver label: the share of deals not settled within each budget (CPU seconds).
-
-    Read off the rows: a deal counts as unsettled at budget ``b`` if it took
-    more than ``b`` seconds or stayed unknown. Budgets above the CPU the
-    cheapest unknown was given are left out (the rows cannot tell); a run
-    with no unknown settles every deal within any budget above its slowest.
-    Beside them, the run's own cap: its unknown share (``at the cap``) and
-    its mean CPU per deal (``cpu_s_mean``), the two figures a published
-    solver's effort is stated by.
-    """
-    out = []
-    for (game, player), g in df[solver_mask(df.player)].groupby(["game", "player"], observed=True, sort=False):
-        s = g.cpu_us.to_numpy() / 1e6
-        unknown = g.result.eq("unknown").to_numpy()
-        own = float(s[unknown].min()) if unknown.any() else np.inf
-        row = {"game": game, "player": player, "deals": len(g)}
-        for b in budgets:
-            row[f"{b:g} s"] = float(((s > b) | unknown).mean()) if b <= own * 1.0001 else np.nan
-        row["at the cap"] = float(unknown.mean())
-        row["cpu_s_mean"] = float(s.mean())
-        out.append(row)
-    return pd.DataFrame(out)
-
-
 def family(df: pd.DataFrame, best: dict[str, str] | None = None, cheap=None, games: list[str] | None = None) -> pd.DataFrame:
-    """Per game: winnability with its outer interval, mean CPU per deal, the anchor it is held against, and the
-    win rate of the best heuristic player on the same deals (``best``: game -> player label; default the one
-    that played most deals there, then the one winning most: a short run of a side experiment never stands
-    for the game).
+    """Per game: winnability with its outer interval, mean CPU per deal, the published figure (``anchor``, with what
+    it is: ``anchor_kind``, :data:`ANCHORS`; held against our interval only when it is a winnability too), and the
+    best heuristic player's win rate beside the solver's winnability on the same deals (``player_*`` and
+    ``same_*``: the deals both played; ``best``: game -> player label; default the one that played most deals
+    there, then the one winning most: a short run of a side experiment never stands for the game).
 
     The players' rows are ``df``'s, or, given ``cheap`` (:class:`analysis.scan.CheapRows`), those of ``games``
     where they lie.
@@ -269,20 +227,23 @@ def family(df: pd.DataFrame, best: dict[str, str] | None = None, cheap=None, gam
         by = pd.DataFrame({"size": here.deals, "mean": here.won / here.deals})
         label = (best or {}).get(game) or (max(by.index, key=lambda k: tuple(by.loc[k])) if len(by) else None)
         p = pick([game], [label] if label else [])
-        if len(solver):  # the player on the deals the solver settled too
+        same = verdicts(solver)
+        if len(solver):  # the player on the deals the solver settled too, and the solver on the deals the player played
             c = players.on_deals(solver[["seed", "deal"]].drop_duplicates(), p=p, by=["game"])
+            same = same.merge(players.which(same[["game", "seed", "deal"]], p), on=["game", "seed", "deal"])
         else:
             c = players.counts(["game"], p)
         n, won = (int(c.deals.iloc[0]), int(c.won.iloc[0])) if len(c) else (0, 0)
         lo, hi = wilson(won, n)
-        anchor = ANCHORS.get(game)
+        s_mid, s_lo, s_hi = rate_interval(int(same.verdict.eq("won").sum()), int(same.verdict.eq("unknown").sum()), len(same))
+        text, share, kind = ANCHORS.get(game, ("", np.nan, ""))
         rows.append({"game": game, "deals": g.deals, "won": g.won, "lost": g.lost, "unknown": g.unknown,
                      "rate": g.rate, "ci_low": g.ci_low, "ci_high": g.ci_high,
                      "cpu_s_mean": solver.cpu_us.mean() / 1e6 if len(solver) else np.nan,
                      "player": label, "player_deals": n, "player_rate": won / n if n else np.nan,
-                     "player_ci_low": lo, "player_ci_high": hi,
-                     "anchor": anchor[0] if anchor else "", "anchor_rate": anchor[1] if anchor else np.nan,
-                     "anchor_inside": None if anchor is None or not g.deals else bool(g.ci_low <= anchor[1] <= g.ci_high)})
+                     "player_ci_low": lo, "player_ci_high": hi, "same_deals": len(same), "same_rate": s_mid,
+                     "same_ci_low": s_lo, "same_ci_high": s_hi, "anchor": text, "anchor_rate": share, "anchor_kind": kind,
+                     "anchor_inside": bool(g.ci_low <= share <= g.ci_high) if kind == "winnability" and g.deals else None})
     return pd.DataFrame(rows)
 
 
@@ -327,7 +288,8 @@ def dialects(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
         if pp is not None:
             t = pp.table
             rows.append({"dialect": dialect, "sheet": sheet, "player": "perfect play", "deals": pp.deals,
-                         "sheet_rate": (t.loc[:, "won"].sum()) / pp.deals, "dialect_rate": t.loc["won"].sum() / pp.deals,
+                         "sheet_rate": (t.loc[:, "won"].sum() + t.loc[:, "unknown"].sum() / 2) / pp.deals,
+                         "dialect_rate": (t.loc["won"].sum() + t.loc["unknown"].sum() / 2) / pp.deals,
                          "diff": pp.diff, "diff_low": pp.diff_low, "diff_high": pp.diff_high,
                          "won_sheet_lost_dialect": int(t.loc["lost", "won"]), "won_dialect_lost_sheet": int(t.loc["won", "lost"]),
                          "moves_sheet": _mean_win_moves(solver, sheet, dialect), "moves_dialect": _mean_win_moves(solver, dialect, sheet)})
@@ -384,10 +346,11 @@ def hidden_cards(df: pd.DataFrame, cheap=None) -> pd.DataFrame:
         here = solved[solved.game == game]
         v = here.merge(players.rows_on(here[["seed", "deal"]], pick([game], [label]), ["seed", "deal"]), on=["seed", "deal"])
         anchor = ANCHORS.get(game)
+        winnable = rate_interval(int(v.verdict.eq("won").sum()), int(v.verdict.eq("unknown").sum()), len(v))[0] if len(v) else np.nan
         rows.append({"game": game, "player": label, "hidden": params["hidden"], "deals": n, "rate": won / n,
                      "ci_low": lo, "ci_high": hi, "beam": beam, "beam_deals": pr.deals if pr else 0,
                      "beam_rate": pr.rate_a if pr else np.nan, "diff": pr.diff if pr else np.nan,
                      "diff_low": pr.diff_low if pr else np.nan, "diff_high": pr.diff_high if pr else np.nan,
-                     "solved": len(v), "winnable": (v.verdict == "won").mean() if len(v) else np.nan,
-                     "anchor": anchor[0] if anchor else "", "anchor_inside": None if anchor is None else bool(lo <= anchor[1] <= hi)})
+                     "solved": len(v), "winnable": winnable, "anchor": anchor[0] if anchor else "",
+                     "anchor_kind": anchor[2] if anchor else "", "anchor_inside": None if anchor is None else bool(lo <= anchor[1] <= hi)})
     return pd.DataFrame(rows)

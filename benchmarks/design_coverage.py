@@ -30,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from analysis.designs import Estimate, combine, phased_interval, plain  # noqa: E402
+from analysis.designs import Estimate, combine, phased_interval, phased_mean, plain_estimate  # noqa: E402
 from analysis.load import load_results  # noqa: E402
 from test_designs import phased_arrays  # noqa: E402
 
@@ -53,14 +53,16 @@ def run(game: str, design: tuple, n: int, reps: int, rng, with_plain: bool = Fal
     covered, widths, zs = 0, [], []
     for _ in range(reps):
         i = rng.integers(0, len(y), n)
-        m0, m1, v0, lo, hi = phased_interval(*phased_arrays(y[i], nodes[i], unknown[i], rng.random(n), rng.random(n), *design))
+        arrays = phased_arrays(y[i], nodes[i], unknown[i], rng.random(n), rng.random(n), *design)
+        m0, m1, v0, lo, hi = phased_interval(*arrays)
         if with_plain:
             j = rng.integers(0, len(y), 10_000)
             won, unk = int((y[j] & ~unknown[j]).sum()), int(unknown[j].sum())
-            mid, plo, phi, var = plain(won, unk, 10_000)
-            q = (m0 - lo) / math.sqrt(v0)
-            e = combine([Estimate(game, "solver", "plain", mid, plo, phi, 10_000, 10_000, 0.0, var, unk / 10_000),
-                         Estimate(game, "phased", "phased", (m0 + m1) / 2, lo, hi, n, 0, 0.0, v0, m1 - m0, q)], game)
+            # each part with its variance's parts on each side: the combination's quantile is Satterthwaite's over them
+            first = plain_estimate(game, "solver", won, unk, 10_000, 0.0)
+            sides = [tuple(phased_mean(*arrays, won)[2]) for won in (0, 1)]
+            e = combine([first, Estimate(game, "phased", "phased", (m0 + m1) / 2, lo, hi, n, 0, 0.0, v0, m1 - m0,
+                                         parts=sides[0], parts_won=sides[1])], game)
             lo, hi, m0, v0 = e.lo, e.hi, e.estimate - e.unknown / 2, e.variance
         covered += lo <= lo_truth and hi_truth <= hi
         widths.append((hi - lo) / 2)

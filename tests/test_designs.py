@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.designs import (Estimate, Z, combine, estimate, perfect_play, phased_interval, phased_mean, plain,
-                              whole_interval_hours)
+from analysis.designs import Estimate, Z, combine, estimate, perfect_play, phased_interval, phased_mean, plain
+from analysis.settling import running, whole_interval_hours
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "published" / "winnability-streets-beleaguered"
 
@@ -112,9 +112,10 @@ def test_a_plain_run_and_a_phased_run_combined_cover_the_truth():
         b = rng.integers(0, len(y), n)
         mid, lo, hi, var = plain(int(y[a].sum()), 0, 1000)
         first = Estimate("g", "solver", "plain", mid, lo, hi, 1000, 1000, 0.0, var, 0.0)
-        m0, m1, v0, lo, hi = phased_interval(*phased_arrays(y[b], nodes[b], np.zeros(n, bool), rng.random(n), rng.random(n),
-                                                            50_000, 2_000_000, 0.14, 0.2))
-        second = Estimate("g", "phased", "three-phase", m0, lo, hi, n, 0, 0.0, v0, 0.0, (m0 - lo) / math.sqrt(v0))
+        arrays = phased_arrays(y[b], nodes[b], np.zeros(n, bool), rng.random(n), rng.random(n), 50_000, 2_000_000, 0.14, 0.2)
+        m0, m1, v0, lo, hi = phased_interval(*arrays)
+        parts = tuple(phased_mean(*arrays, 0)[2])  # the variance's parts: what Satterthwaite's quantile is counted from
+        second = Estimate("g", "phased", "three-phase", m0, lo, hi, n, 0, 0.0, v0, 0.0, parts=parts, parts_won=parts)
         e = combine([first, second], "g")
         covered += e.lo <= truth <= e.hi
         widths.append(e.hi - e.lo)
@@ -143,12 +144,59 @@ def test_the_whole_intervals_cost_counts_the_unknowns_floor_and_what_solving_the
     runs = pd.DataFrame({"result": ["won"] * 997 + ["unknown"] * 3, "left": [False] * 997 + [True, False, False]})
     again = pd.DataFrame({"seed": 0, "deal": [998, 999], "result": ["won", "unknown"],
                           "cpu_us": [600e6, 1000e6]})  # half settle, 800 s each
-    hours, settled = whole_interval_hours(e, runs, again)
-    assert settled == pytest.approx(1 / 3)  # 1 settled of 2, shrunk: 1 / (2 + 1)
-    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 * 2 / 3)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
-    assert whole_interval_hours(e, runs, again.iloc[:0]) == (alone, None)
+    c = whole_interval_hours(e, runs, again)
+    assert c.settled == pytest.approx(1 / 3)  # 1 settled of 2, shrunk: 1 / (2 + 1)
+    assert c.hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 * 2 / 3)) ** 2 * (0.1 + 0.002 * 800) / 3600)  # 2 of 1000 not left
+    assert (c.hours_worst, c.running) == (c.hours, 0)  # nothing still being solved
+    c = whole_interval_hours(e, runs, again.iloc[:0])
+    assert (c.hours, c.settled) == (alone, None)
     # the unknown solved again deeper (lost, 1,400 s more): one deal, both runs' CPU; every deal settled now
     deeper = pd.concat([again, pd.DataFrame({"seed": [0], "deal": [999], "result": ["lost"], "cpu_us": [1400e6]})])
-    hours, settled = whole_interval_hours(e, runs, deeper)
-    assert settled == pytest.approx(2 / 3)  # both settled, shrunk: 2 / (2 + 1)
-    assert hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 / 3)) ** 2 * (0.1 + 0.002 * 1500) / 3600)
+    c = whole_interval_hours(e, runs, deeper)
+    assert c.settled == pytest.approx(2 / 3)  # both settled, shrunk: 2 / (2 + 1)
+    assert c.hours == pytest.approx(0.5 * (Z / (0.00186 - 0.0015 / 3)) ** 2 * (0.1 + 0.002 * 1500) / 3600)
+
+
+def test_the_deals_a_settle_run_had_not_finished_are_counted_as_never_settling_at_their_full_budget():
+    """A settle run of six listed deals, two at a time: three finished fast (two settled), and the first two without a
+    row were running when the rows were taken. Left out, they make solving again look cheap and sure; counted as never
+    settling at their full 3,000 CPU-s, the share falls from 2/4 to 2/6 and the CPU a deal rises from 100 s to 1,260 s."""
+    e = Estimate("g", "phased", "three-phase", 0.5, 0.49, 0.51, 1000, 1000, 100.0, 0.5 / 1000, 0.003)
+    runs = pd.DataFrame({"result": ["won"] * 990 + ["unknown"] * 10, "left": False})
+    listed = [11, 12, 13, 14, 15, 16]
+    rows = pd.DataFrame({"game": "g", "player": "settle", "seed": 0, "deal": [11, 13, 14], "dataset": "again",
+                         "result": ["won", "lost", "unknown"], "cpu_us": 100e6})
+    manifest = {"experiment": {"games": {"g": 1}, "deals": {"g": listed}, "players": {"settle": {"budget_seconds": 3000.0}}},
+                "finished": None, "runs": [{"jobs": 2, "finished": None}]}
+    flying = running({"again": manifest}, rows)
+    assert flying.deal.tolist() == [12, 15] and flying.budget_s.tolist() == [3000.0, 3000.0]  # 12: passed by 13 and 14
+    c = whole_interval_hours(e, runs, rows, flying)
+    assert c.running == 2 and c.settled == pytest.approx(2 / 4) and c.settled_worst == pytest.approx(2 / 6)
+    per = lambda settled, cpu: 0.5 * (Z / (0.00186 - 0.0015 * (1 - settled))) ** 2 * (0.1 + 0.01 * cpu) / 3600  # noqa: E731
+    assert c.hours == pytest.approx(per(2 / 4, 100)) and c.hours_worst == pytest.approx(per(2 / 6, (300 + 6000) / 5))
+    assert c.hours_worst > c.hours
+    finished = manifest | {"finished": "2026-01-01T00:00:00+00:00"}
+    assert running({"again": finished}, rows).empty
+
+
+def test_one_interval_convention_students_t_at_satterthwaites_degrees_of_freedom_each_bound_its_own():
+    """Two runs of a game joined: each bound is its side's estimate (unknowns lost, won) plus or minus Student's t at
+    the Satterthwaite degrees of freedom of all the parts' variances (weighted by the squared shares of the deals),
+    times that side's own standard error; a part resting on few deals makes t larger than 1.96."""
+    from scipy.stats import t as student
+
+    a = Estimate("g", "solver", "plain", 0.5, 0.4, 0.6, 1000, 1000, 0.0, 2.5e-4, 0.002,
+                 parts=((2.5e-4, 1000),), parts_won=((2.4e-4, 1000),))
+    b = Estimate("g", "phased", "three-phase", 0.6, 0.5, 0.7, 3000, 500, 0.0, 3e-4, 0.004,
+                 parts=((1e-4, 3000), (2e-4, 12)), parts_won=((1e-4, 3000), (1.5e-4, 12)))
+    e = combine([a, b], "g")
+    w = (0.25, 0.75)
+    for won, parts, bound in ((False, [(w[0] ** 2 * 2.5e-4, 1000), (w[1] ** 2 * 1e-4, 3000), (w[1] ** 2 * 2e-4, 12)], e.lo),
+                              (True, [(w[0] ** 2 * 2.4e-4, 1000), (w[1] ** 2 * 1e-4, 3000), (w[1] ** 2 * 1.5e-4, 12)], e.hi)):
+        var = sum(c for c, _ in parts)
+        dof = var ** 2 / sum(c * c / (n - 1) for c, n in parts)
+        q = student.ppf(0.975, dof)
+        assert q > Z
+        centre = 0.25 * (0.5 + (0.001 if won else -0.001)) + 0.75 * (0.6 + (0.002 if won else -0.002))
+        assert bound == pytest.approx(centre + (1 if won else -1) * q * math.sqrt(var))
+    assert e.q == pytest.approx(student.ppf(0.975, sum(c for c, _ in e.parts) ** 2 / sum(c * c / (n - 1) for c, n in e.parts)))

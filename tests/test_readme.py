@@ -82,3 +82,38 @@ def test_bad_folders_are_one_line_and_exit_2_and_nothing_is_touched(tmp_path, ca
     assert "Traceback" not in "\n".join(err)
     assert (ROOT / "README.md").read_bytes() == before
     assert {p.name: p.stat().st_mtime_ns for p in (ROOT / "reports" / "readme").glob("*.png")} == figures
+
+
+def test_the_conventions_are_said_once_in_the_readme_and_the_same_in_the_report():
+    """The README states the conventions above its results, outside the generated block, and the report's closing
+    section renders the very same text (:data:`analysis.conventions.TEXT`)."""
+    from markupsafe import escape
+
+    from analysis import conventions
+    from analysis.report import environment
+
+    text = (ROOT / "README.md").read_text()
+    said = "**Conventions.** " + conventions.TEXT
+    assert text.count(said) == 1 and text.index(said) < text.index(readme.START)
+    page = environment().get_template("experiments.html.j2").render(conventions=conventions.TEXT, rule="", pairing="",
+                                                                      table=None, manifests="")
+    assert str(escape(conventions.TEXT)) in page
+
+
+def test_a_change_of_a_runs_deals_is_said_from_its_manifest():
+    """A manifest's ``range_changes`` (as data/published/precision-beleaguered's records its growth) becomes a sentence
+    of the results: the ranges, when, how many deals in, and why."""
+    held = {"precision-x": {"range_changes": [{"from": [10, 410], "to": [10, 510], "at": "2026-12-04T12:38:31+00:00",
+                                                "deals_played": 158, "reason": "the variance said so",
+                                                "recorded": "added afterwards"}]}}
+    said = readme.range_changes(held)[0]
+    assert "`precision-x`'s deals grew from 10-409 to 10-509" in said and "2026-12-04 12:38 UTC, 158 deals in" in said
+    assert "the variance said so (added afterwards)" in said
+    assert readme.range_changes({"precision-y": {}}) == []
+    import json
+
+    shipped = json.loads((ROOT / "data" / "published" / "precision-beleaguered" / "_manifest.json").read_text())
+    change = shipped["range_changes"][0]
+    assert change["from"] == [10000, 410000] and change["to"] == shipped["experiment"]["deal_range"]
+    first = next(r for r in shipped["runs"] if r["deal_range"] == change["to"])  # the first run with the new range
+    assert change["at"] == first["started"] and change["deals_played"] == 500_000 - first["deals_to_play"]

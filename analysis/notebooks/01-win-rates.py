@@ -33,7 +33,7 @@ DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/publ
 # %%
 import pandas as pd
 
-from analysis import plots, stats, winnability
+from analysis import designs, plots, solvitaire, stats, winnability
 from analysis.games import BELEAGUERED, SELECTIVE, STREETS, STUDY, in_study_order, name
 from analysis.notebooks import interval, open_study, pct, points, show, study_players
 
@@ -49,7 +49,8 @@ print(f"players of the study's games, weakest first: {', '.join(players)}")
 # %% [markdown]
 # ## Winnability, beside Blake & Gent's Solvitaire
 # Every game the solver played, the study's first. Unknown verdicts count both ways: the interval runs from "all
-# lost" to "all won"; the estimate is its midpoint. Solvitaire's figures are given with their own 95% half-width.
+# lost" to "all won"; the estimate is its midpoint. Solvitaire's figures are given with their own 95% half-width,
+# and the comparison with them as a test below (the conventions: `analysis/conventions.py`).
 
 # %%
 if len(solver):
@@ -57,15 +58,30 @@ if len(solver):
     display(pd.DataFrame({  # noqa: F821 (a notebook builtin)
         "game": [name(g) for g in w.game], "deals": w.deals, "won": w.won, "lost": w.lost, "unknown": w.unknown,
         "winnable": [pct(x, 2) for x in w.rate], "95% interval": [interval(a, b, 2) for a, b in zip(w.ci_low, w.ci_high)],
-        "Solvitaire": [f"{pct(p, 2)} ± {100 * h:.2f}" if p == p else "" for p, h in zip(w.published, w.published_half_width)],
-        "intervals overlap": ["" if o is None else "yes" if o else "no" for o in w.overlaps]}))
+        "Solvitaire": [f"{pct(p, 2)} ± {100 * h:.2f}" if p == p else "" for p, h in zip(w.published, w.published_half_width)]}))
 else:
     print("no solver rows in this dataset")
 
 # %% [markdown]
+# Against Solvitaire as a test, over every exact run of each game (the solver in phases too): ours minus theirs,
+# the interval's outer bounds with the unknowns of both counted both ways, z on the two sampling standard errors,
+# the two-sided p and Holm's over the games compared, how far the unknowns could move the difference.
+
+# %%
+test = solvitaire.against(designs.perfect_play_by_game(df[df.game.isin(list(winnability.PUBLISHED))]))
+if len(test):
+    display(pd.DataFrame({  # noqa: F821 (a notebook builtin)
+        "game": [name(g) for g in test.game], "difference (points)": [f"{points(d, 3)} [{points(a, 3)} to {points(b, 3)}]"
+                                                                      for d, a, b in zip(test["diff"], test.diff_low, test.diff_high)],
+        "z": test.z.round(2), "p": test.p.round(3), "p (Holm)": test.p_holm.round(3),
+        "the unknowns could move it by (points)": (100 * test.moved).round(3),
+        "rules": ["Solvitaire's preset" if not d else ", ".join(d) for d in test.differences]}))
+
+# %% [markdown]
 # ## Under perfect play, deal by deal
 # Each table counts the deals both games were solved on (the same seed and deal number: the same shuffled deck) by
-# the first game's verdict (rows) and the second's (columns). The difference counts an unknown as not won.
+# the first game's verdict (rows) and the second's (columns). The difference counts the unknowns both ways: its low
+# bound with the first game's unknowns lost and the second's won, its high bound the other way.
 
 # %%
 for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:

@@ -17,8 +17,11 @@
 # # 03 · The ladder of players and the difficulty of a deal
 #
 # Each rung's share of the solver's winnable deals won against its CPU per
-# deal; a deal's difficulty as the cheapest rung that wins it, side by side
-# for the three games on the same deals.
+# deal; a deal's difficulty as the weakest rung that wins it, side by side
+# for the three games on the same deals. The rungs are ordered by strength, as
+# the conventions say (`analysis/conventions.py`): in a game, by the share of
+# the solver's winnable deals each wins on the deals every rung played, ties
+# by mean CPU a deal; never by CPU alone.
 #
 # *The same deals* are the same seed and deal number, that is the same
 # shuffled deck. Selective Castle and Streets and Alleys then share their
@@ -51,14 +54,17 @@ solved = ladder.verdicts(df)
 palette = [c for i, c in enumerate(plt.get_cmap("tab10").colors) if i != 7] + [plt.get_cmap("tab20b").colors[0]]
 colours = {p: matplotlib.colors.to_hex(palette[i % len(palette)]) for i, p in enumerate(players)}
 print(f"games: {', '.join(name(g) for g in games)}")
-print(f"rungs, cheapest first: {', '.join(ladder.rungs(heur))}; deals the solver settled: {len(solved):,}")
+strength = ladder.strength(heur, solved)
+print(f"rungs, weakest first over the games: {', '.join(ladder.order(strength))}; deals the solver settled: {len(solved):,}")
+for g, pairs in ladder.swaps(strength).items():
+    print(f"{name(g)}'s own order ranks " + ", ".join(f"{a} below {b}" for a, b in pairs))
 
 # %% [markdown]
 # ## The ladder
 # The share of winnable deals won is over the deals the solver won (a game without solver rows shows the win rate).
 
 # %%
-table = ladder.ladder_table(heur, solved)
+table = ladder.ladder_table(heur, solved, ladder.order(strength))
 if len(table):
     show(difficulty_plots.ladder(table, games, colours), FIGURES / "03-ladder.png")
 pd.DataFrame({"game": [name(g) for g in table.game], "player": table.player, "deals": table.deals,
@@ -68,7 +74,7 @@ pd.DataFrame({"game": [name(g) for g in table.game], "player": table.player, "de
 
 # %% [markdown]
 # ## Difficulty by rung
-# A deal's difficulty is the cheapest rung that wins it; if none does, "solver only" when the solver won it,
+# A deal's difficulty is the weakest rung that wins it, by its game's own order; if none does, "solver only" when the solver won it,
 # "unwinnable" when it proved it lost, "unknown" otherwise. Only deals every rung of a game played count.
 
 # %%
@@ -97,7 +103,8 @@ for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
 # The `corridor` player judged every move of every position along each deal's winning line (it keeps the deal
 # winnable, loses it, or stays unknown). A deal's difficulty index is the bits of luck a player choosing uniformly
 # among sensible moves needs to stay on a winnable path (`sim/solver/corridor.py` says why this definition).
-# Does it agree with the ladder? Spearman's rank correlation with the cheapest winning rung, per game.
+# Does it agree with the ladder? Spearman's rank correlation with the weakest winning rung, per game: over every
+# winnable deal (those no rung wins tied at the top rank, `rho`) and over the deals some rung wins (`rho_rungs`).
 
 # %%
 from analysis import difficulty as D

@@ -157,30 +157,35 @@ class Report:
         return picks.pick(self.ladder_games, self.rungs)
 
     @cached_property
+    def ladder_strength(self) -> pd.DataFrame:
+        """Each rung's strength in each ladder game, on the deals every rung of it played (:func:`analysis.ladder.strength`)."""
+        return ladder.strength(self.cheap, self.verdicts, self.ladder_games, self.rungs)
+
+    @cached_property
     def ladder_order(self) -> list[str]:
-        """The rungs of the ladder, cheapest first (mean CPU per deal over every game they played)."""
-        h = self.held[self.held.player.isin(self.rungs) & self.held.game.isin(self.ladder_games)]
-        mean = h.groupby("player").cpu_us.sum() / h.groupby("player").deals.sum()
-        return list(mean.sort_values(kind="stable").index)
+        """The rungs of the ladder, weakest first across its games (:func:`analysis.ladder.order`)."""
+        return ladder.order(self.ladder_strength)
+
+    def game_order(self, game: str) -> list[str]:
+        """The rungs that played ``game``, weakest first by their strength in it: what a deal's difficulty there uses."""
+        return ladder.order(self.ladder_strength, game)
 
     @cached_property
     def difficulty(self) -> pd.DataFrame:
-        """Per game, how many deals every rung of it played have each cheapest winning rung
+        """Per game, how many deals every rung of it played have each weakest winning rung
         (:func:`analysis.ladder.difficulty_by_rung`, counted where the rows lie): game, difficulty, n."""
         frames = []
         if len(self.ladder_order) >= 2:
             for game in self.ladder_games:
-                played = [p for p in self.ladder_order if ((self.held.game == game) & (self.held.player == p)).any()]
-                c = self.cheap.cheapest_rung(game, played, self.verdicts)
+                c = self.cheap.cheapest_rung(game, self.game_order(game), self.verdicts)
                 frames.append(c.assign(game=game))
         if not frames:
             return pd.DataFrame(columns=["game", "difficulty", "n"])
         return pd.concat(frames, ignore_index=True)[["game", "difficulty", "n"]]
 
     def difficulty_pairs(self, a: str, b: str) -> pd.DataFrame:
-        """The same deals' cheapest winning rung in games ``a`` (rows) and ``b`` (columns), counted."""
-        played = {g: [p for p in self.ladder_order if ((self.held.game == g) & (self.held.player == p)).any()] for g in (a, b)}
-        counted = self.cheap.cheapest_rung(a, played[a], self.verdicts, pair_with=(b, played[b]))
+        """The same deals' weakest winning rung in games ``a`` (rows) and ``b`` (columns), each by its own order, counted."""
+        counted = self.cheap.cheapest_rung(a, self.game_order(a), self.verdicts, pair_with=(b, self.game_order(b)))
         return ladder.paired_difficulty_of_counts(counted, self.ladder_order, a, b)
 
     @cached_property
@@ -190,8 +195,7 @@ class Report:
         won = self.verdicts[self.verdicts.verdict == "won"]
         if len(self.ladder_order) >= 2:
             for game in self.ladder_games:
-                played = [p for p in self.ladder_order if ((self.held.game == game) & (self.held.player == p)).any()]
-                d = self.cheap.cheapest_rung(game, played, self.verdicts, keys=won[won.game == game])
+                d = self.cheap.cheapest_rung(game, self.game_order(game), self.verdicts, keys=won[won.game == game])
                 frames.append(d[d.difficulty == stats.SOLVER_ONLY].assign(game=game))
         frames = [f for f in frames if len(f)]
         if not frames:

@@ -6,7 +6,7 @@ import json
 
 import pandas as pd
 
-from ... import compare
+from ... import compare, conventions
 from ...load import experiments_table
 from ..model import Report, Section
 from ..page import hours
@@ -46,7 +46,7 @@ def experiments(r: Report) -> Section:
     return Section("Experiments", "experiments.html.j2", {
         "table": table, "count": len(t), "cpu": hours(float(t.cpu_hours.sum()) * 3600) if len(t) else "0",
         "manifests": json.dumps(r.manifests, indent=2, default=str) if r.manifests else "",
-        "rule": COMBINING, "pairing": compare.PAIRING,
+        "rule": COMBINING, "pairing": compare.PAIRING, "conventions": conventions.TEXT,
     })
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, picks, plots
+from ... import compare, designs, picks, plots, settling
 from ...games import STUDY, colour, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -20,9 +20,10 @@ def answer(r: Report) -> Section:
         if e is None:
             continue
         exact, source = r.exact_rows(game)
+        unknowns = int(settling.status(exact[designs.exact_mask(exact.player)], {}).unknown.sum()) if e.again else 0
         cards.append({"game": name(game), "colour": colour(game), "rate": e.estimate, "lo": e.lo, "hi": e.hi,
                       "deals": e.deals, "unknown": e.unknown, "design": "" if e.design == "plain" else e.design,
-                      "again": e.again,
+                      "again": e.again, "unknowns": unknowns,
                       "shipped": source != "this dataset", "published": r.published.get(game), "running": r.running(exact)})
     pairs = r.game_pairs
     verdicts = []

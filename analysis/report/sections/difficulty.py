@@ -30,9 +30,13 @@ def difficulty(r: Report) -> Section | None:
     if len(v):
         context["validity"] = r.out.table(pd.DataFrame({
             "game": [name(g) for g in v.game], "winnable deals": v.deals, "Spearman's ρ": [f"{x:+.3f}" for x in v.rho],
-            "95% interval": [f"{a:+.3f} to {b:+.3f}" for a, b in zip(v.lo, v.hi)]}), "difficulty_validity", raw=v, fold=False)
+            "95% interval": [f"{a:+.3f} to {b:+.3f}" for a, b in zip(v.lo, v.hi)],
+            "deals some rung wins": v.deals_rungs, "their ρ": ["n/a" if pd.isna(x) else f"{x:+.3f}" for x in v.rho_rungs],
+            "their interval": ["n/a" if pd.isna(a) else f"{a:+.3f} to {b:+.3f}" for a, b in zip(v.lo_rungs, v.hi_rungs)]}),
+            "difficulty_validity", raw=v, fold=False)
         context["by_rung"] = r.out.figure(difficulty_plots.difficulty_by_rung(seeded, games, r.names), "difficulty_by_rung",
-                                          "The index of winnable deals by the cheapest rung of the ladder that wins them")
+                                          "The index of winnable deals by the weakest rung of the ladder that wins them "
+                                          "(each game's rungs in its own order)")
     c = D.cost(rows)
     context["cost"] = r.out.table(pd.DataFrame({
         "game": [name(g) for g in c.game], "deals": c.deals, "won": c.won,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import plots, winnability
+from ... import effort as solver_effort
+from ... import plots
 from ...games import in_study_order, name
 from ..model import Report, Section
 from ..page import pct
@@ -15,7 +16,7 @@ def effort(r: Report) -> Section | None:
     solved has two rows."""
     if r.solver.empty:
         return None
-    e = winnability.effort(r.solver)
+    e = solver_effort.effort(r.solver)
     order = {g: i for i, g in enumerate(in_study_order(e.game))}
     e = e.assign(_o=e.game.map(order)).sort_values(["_o", "player"], kind="stable").drop(columns="_o")
     runs = []
@@ -26,7 +27,7 @@ def effort(r: Report) -> Section | None:
         runs.append({"game": name(game), "run": r.name(player), "deals": total,
                      "won / lost / unknown": " / ".join(f"{int(counts.get(k, 0)):,}" for k in ("won", "lost", "unknown")),
                      "CPU s a deal": f"{mean:.3f}", "slowest deal (s)": f"{g.cpu_s_max.max():.1f}"})
-    u = winnability.unknown_by_budget(r.solver)
+    u = solver_effort.unknown_by_budget(r.solver)
     u = u.assign(_o=u.game.map(order)).sort_values(["_o", "player"], kind="stable").drop(columns="_o")
     cols = [c for c in u.columns if c.endswith(" s")] + ["at the cap"]
     shown = u.assign(game=[name(g) for g in u.game], player=[r.name(p) for p in u.player]).rename(

@@ -25,9 +25,12 @@ def family(r: Report) -> Section | None:
         "winnable": [pct(x) for x in f.rate], "95% interval": [interval(a, b) for a, b in zip(f.ci_low, f.ci_high)],
         "CPU s a deal": ["" if pd.isna(x) else f"{x:.3f}" for x in f.cpu_s_mean],
         "best player": [r.name(p) if p else "" for p in f.player],
-        "its win rate (same deals)": ["" if pd.isna(x) else f"{pct(x)} [{interval(a, b)}]" for x, a, b in
-                                      zip(f.player_rate, f.player_ci_low, f.player_ci_high)],
-        "published": f.anchor, "inside the interval": ["" if x is None else ("yes" if x else "no") for x in f.anchor_inside],
+        "its win rate": ["" if pd.isna(x) else f"{pct(x)} [{interval(a, b)}] of {n:,}" for x, a, b, n in
+                         zip(f.player_rate, f.player_ci_low, f.player_ci_high, f.player_deals)],
+        "winnable on those deals": ["" if not n else f"{pct(x)} [{interval(a, b)}]" for x, a, b, n in
+                                    zip(f.same_rate, f.same_ci_low, f.same_ci_high, f.same_deals)],
+        "published": f.anchor, "what it is": [winnability.ANCHOR_KINDS.get(k, k) for k in f.anchor_kind],
+        "inside our interval": ["" if x is None else ("yes" if x else "no") for x in f.anchor_inside],
     })
     most = winnability.most_home_distribution(r.df, "fortress")
     return Section("The whole family", "family.html.j2", {
@@ -46,7 +49,8 @@ def hidden_cards(r: Report) -> Section | None:
         "the beam seeing every card": [f"{pct(x)} ({r.name(b)})" if not pd.isna(x) else "" for x, b in zip(h.beam_rate, h.beam)],
         "cost of the hidden cards (points)": [diff_interval(x, a, b) for x, a, b in zip(h["diff"], h.diff_low, h.diff_high)],
         "winnable (same deals)": ["" if pd.isna(x) else f"{pct(x)} of {n:,}" for x, n in zip(h.winnable, h.solved)],
-        "published": h.anchor, "inside the interval": ["" if x is None else ("yes" if x else "no") for x in h.anchor_inside],
+        "published": h.anchor, "what it is": [winnability.ANCHOR_KINDS.get(k, k) for k in h.anchor_kind],
+        "inside this player's interval": ["" if x is None else ("yes" if x else "no") for x in h.anchor_inside],
     })
     rows = r.df[r.df.game.isin(h.game)]
     return Section("Playing without seeing the face-down cards", "hidden_cards.html.j2",

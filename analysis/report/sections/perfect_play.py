@@ -30,7 +30,6 @@ def winnability_table(r: Report) -> Section | None:
         "winnable": [pct(x, 3) for x in w.rate], "95% interval (unknowns both ways)": [interval(a, b, 3) for a, b in zip(w.ci_low, w.ci_high)],
         "± points": [f"{100 * h:.3f}" for h in w.half_width],
         "Solvitaire (Blake & Gent)": ["" if pd.isna(p) else f"{100 * p:.3f}% ± {100 * h:.3f}" for p, h in zip(w.published, w.published_half_width)],
-        "overlaps": ["" if o is None else ("yes" if o else "NO") for o in w.overlaps],
     })
     return Section("Winnability under perfect play", "winnability.html.j2",
                    {"table": r.out.table(shown, "winnability", raw=w, fold=False)}, incomplete=r.incomplete(r.solver))

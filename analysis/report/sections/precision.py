@@ -7,12 +7,12 @@ import math
 
 import pandas as pd
 
-from ... import designs, plots
+from ... import designs, plots, settling, solvitaire
 from ...games import name
 from ...stats import player_name, rows_of
 from ...winnability import PUBLISHED, PUBLISHED_DEALS, PUBLISHED_EFFORT
 from ..model import Report, Section
-from ..page import interval, pct
+from ..page import interval, pct, points
 
 
 def precision(r: Report) -> Section | None:
@@ -25,40 +25,64 @@ def precision(r: Report) -> Section | None:
         used.append(exact)
         games.append(game)
         again = rows_of(exact, designs.SETTLE)
+        flying = settling.running(r.manifests, again)
         runs = [(designs.estimate(g, game, str(label)), g) for label, g in exact.groupby("player", observed=True)
                 if player_name(label) != designs.SETTLE]
+        status = settling.status(exact, r.manifests)
         for e, g in runs + [(r.estimates[game], None)]:
-            # the whole interval's cost: a phased design's unknowns solved again at the share measured so far
-            whole = (designs.whole_interval_hours(e, g, again if e.design != "plain" else again.iloc[:0])[0]
-                     if g is not None else math.nan)
+            # the whole interval's cost: a phased design's unknowns solved again at the share measured so far, and with
+            # the deals still being solved counted as never settling
+            c = (settling.whole_interval_hours(e, g, again if e.design != "plain" else again.iloc[:0],
+                                               flying[flying.game == game] if e.design != "plain" else None)
+                 if g is not None else None)
             rows.append({"game": name(game), "run": r.name(e.player) if e.player != "perfect play" else "all runs combined",
-                         "design": e.described, "deals": e.deals, "estimate": pct(e.estimate, 3),
+                         "design": settling.described(e, status), "deals": e.deals, "estimate": pct(e.estimate, 3),
                          "95% interval": interval(e.lo, e.hi, 3), "± points": f"{100 * e.half_width:.3f}",
                          "unknown share": pct(e.unknown, 3), "CPU-hours": f"{e.cpu_seconds / 3600:.2f}",
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
                          "CPU-hours to ±0.186": f"{e.cpu_hours_to():,.1f}",
-                         "whole interval": "" if math.isnan(whole) else "out of reach" if math.isinf(whole) else f"{whole:,.1f}"})
+                         "whole interval": "" if c is None else _whole(c)})
     if not rows:
         return None
-    again = solved_again(pd.concat(used))
+    exact = pd.concat(used)
+    again = solved_again(exact, r.manifests)
     return Section("Precision by design", "precision.html.j2",
-                   {"figure": _against_published(r, games),
+                   {"figure": _against_published(r, games), "test": _test(r),
                     "table": r.out.table(pd.DataFrame(rows), "precision", left=3, fold=False),
-                    "again": r.out.table(again, "solved-again", left=1, fold=False) if len(again) else None},
-                   incomplete=r.incomplete(pd.concat(used)))
+                    "again": r.out.table(again, "solved-again", left=2, fold=False) if len(again) else None},
+                   incomplete=r.incomplete(exact))
 
 
-def solved_again(exact: pd.DataFrame) -> pd.DataFrame:
-    """Per game, the deals its exact runs left unknown at their full budget that were solved again deeper (the
-    ``settle`` player), and what that found."""
-    out = []
-    for game, g in rows_of(exact, designs.SETTLE).groupby("game", observed=True, sort=False):
-        res = g.result.astype(str)
-        out.append({"game": name(str(game)), "solved again": f"{len(g):,}", "won": f"{int((res == 'won').sum()):,}",
-                    "lost": f"{int((res == 'lost').sum()):,}", "still unknown": f"{int((res == 'unknown').sum()):,}",
-                    "positions at most": f"{int(g.nodes.max()):,}" if "nodes" in g else "",
-                    "CPU-minutes a deal (median)": f"{g.cpu_us.median() / 6e7:.1f}", "CPU-hours": f"{g.cpu_us.sum() / 3.6e9:.2f}"})
-    return pd.DataFrame(out)
+def _whole(c: settling.SettleCost) -> str:
+    """The whole interval's CPU-hours; a range when some unknowns were still being solved (left out, or never settling)."""
+    def h(x: float) -> str:
+        return "out of reach" if math.isinf(x) else f"{x:,.1f}"
+    return h(c.hours) if not c.running else f"{h(c.hours)} to {h(c.hours_worst)} ({c.running} still being solved)"
+
+
+def solved_again(exact: pd.DataFrame, manifests: dict) -> pd.DataFrame:
+    """Per game and run, the deals left unknown at the full budget, how many were solved again deeper (the ``settle``
+    player) and what that found, and which were still being solved when the rows were taken."""
+    st = settling.status(exact, manifests)
+    st = st[st.unknown > 0]
+    return pd.DataFrame({"game": [name(g) for g in st.game], "run": st.run, "unknown at the full budget": st.unknown,
+                         "solved again": st.solved, "won": st.won, "lost": st.lost, "still unknown": st.still,
+                         "being solved": [", ".join(map(str, x)) for x in st.running]})
+
+
+def _test(r: Report):
+    """Each game against Solvitaire as a test (:func:`analysis.solvitaire.against`), as a table."""
+    t = solvitaire.against(r.estimates)
+    if t.empty:
+        return None
+    shown = pd.DataFrame({
+        "game": [name(g) for g in t.game], "ours": [f"{pct(a, 3)} [{interval(b, c, 3)}]" for a, b, c in zip(t.ours, t.lo, t.hi)],
+        "Solvitaire": [f"{pct(a, 3)} ± {100 * b:.3f}" for a, b in zip(t.theirs, t.their_half)],
+        "difference (points)": [f"{points(d, 3)} [{points(a, 3)}, {points(b, 3)}]" for d, a, b in zip(t["diff"], t.diff_low, t.diff_high)],
+        "z": [f"{z:+.2f}" for z in t.z], "p (two-sided)": [f"{p:.3f}" for p in t.p], "p (Holm)": [f"{p:.3f}" for p in t.p_holm],
+        "the unknowns could move it by": [f"±{100 * m:.3f} (z {a:+.2f} to {b:+.2f})" for m, a, b in zip(t.moved, t.z_low, t.z_high)],
+        "rules": ["Solvitaire's preset" if not d else "differ: " + ", ".join(d) for d in t.differences]})
+    return r.out.table(shown, "against_solvitaire", left=1, raw=t.drop(columns="differences"), fold=False)
 
 
 def _against_published(r: Report, games: list[str]):

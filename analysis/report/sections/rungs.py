@@ -1,11 +1,11 @@
-"""The ladder of players: each rung's strength against its cost, a deal's difficulty as the cheapest rung that wins it,
+"""The ladder of players: each rung's strength against its cost, a deal's difficulty as the weakest rung that wins it,
 how the estimates converge, and how far lost games got."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from ... import compare, difficulty_plots, ladder, picks, plots, stats
+from ... import compare, conventions, difficulty_plots, ladder, picks, plots, stats
 from ...games import SELECTIVE, STREETS, STUDY, name
 from ...winnability import PERFECT
 from ..model import Report, Section
@@ -20,13 +20,19 @@ def ladder_section(r: Report) -> Section | None:
     heur = r.ladder_pick
     t = ladder.ladder_table(r.cheap.only(heur), r.verdicts, r.ladder_order)
     shown = pd.DataFrame({
-        "player": [r.name(p) for p in t.player], "game": [name(g) for g in t.game], "deals": t.deals, "win rate": [pct(x) for x in t.rate],
+        f"rung ({conventions.LADDER_RULE})": [r.name(p) for p in t.player], "game": [name(g) for g in t.game], "deals": t.deals,
+        "win rate": [pct(x) for x in t.rate],
         "winnable won": [pct(x) if not pd.isna(x) else "n/a" for x in t.share_of_winnable],
         "95% interval": [interval(a, b) for a, b in zip(t.share_ci_low, t.share_ci_high)],
         "CPU ms mean": [f"{x:.1f}" for x in t.cpu_ms_mean], "median": [f"{x:.1f}" for x in t.cpu_ms_median],
         "p90": [f"{x:.1f}" for x in t.cpu_ms_p90]})
     games = [g for g in r.games if (t.game == g).any()]
+    swaps = ladder.swaps(r.ladder_strength)
+    own = ("each game's own order, which its deals' difficulty uses, is this one but where "
+           + "; ".join(f"{name(g)} ranks " + ", ".join(f"{r.name(a)} below {r.name(b)}" for a, b in pairs) for g, pairs in swaps.items())
+           + "." if swaps else "each game's own order, which its deals' difficulty uses, is the same.")
     context = {
+        "rule": conventions.LADDER_RULE, "own": own,
         "span": compare.span_text(*map(int, r.cheap.span(heur).iloc[0])),
         "figure": r.out.figure(difficulty_plots.ladder(t, games, r.colours, names=r.names), "ladder",
                                "Each rung: share of the solver's winnable deals won against mean CPU per deal, 95% intervals"),
