@@ -11,8 +11,9 @@ the CPU time of this process (so a busy machine slows the figures less than wall
 4. the same sketch with the cheap calls (``State.actions``, ``push`` of an int, ``pop_action``, the kept
    ``hash``): target at least 3x the sketch's moves a second before them (the "before" figure is the
    sketch's row run on the commit before the cheap calls: ``--sketch-only`` prints just that row);
-5. ``LookAhead`` and ``FastLookAhead`` (examples/players/lookahead.py): one heuristic two moves deep in Python
-   and compiled: target a ratio of at least 100.
+5. ``TwoDeep`` and ``FastTwoDeep`` (examples/players/two_deep.py): one heuristic two moves deep in Python
+   and compiled (target: a ratio of at least 100), the Python one also written with Move objects as before the
+   cheap calls.
 
 Then the first compile of a compiled plug-in (a fresh copy of the greedy plug-in in a new folder, in a new
 process) and the same process again (numba's cache beside the file), and the rows comparison of ``greedy``
@@ -86,6 +87,33 @@ class CheapSketch:
         return None
 
 
+class TwoDeepMoves:
+    """examples/players/two_deep.py's TwoDeep written with Move objects, as before the cheap calls."""
+
+    def __init__(self, seed=0, deal=0):
+        self.seen = set()
+
+    def choose(self, state):
+        from two_deep import score
+
+        self.seen.add(state.hash())
+        best, best_value = None, None
+        for m in list(state.legal_moves):
+            if m.to_foundation:
+                return m
+            state.push(m)
+            if state.hash() not in self.seen:
+                value = score(state)
+                for b in list(state.legal_moves):
+                    state.push(b)
+                    value = max(value, score(state))
+                    state.pop()
+                if best_value is None or value > best_value:
+                    best, best_value = m, value
+            state.pop()
+        return best
+
+
 def python_rate(make, deals: range) -> tuple[float, float, list]:
     """Games and moves per CPU-second of a Python player through the play loop, and its games."""
     game = Game(GAME)
@@ -157,7 +185,7 @@ def main() -> None:
         g, m, _ = python_rate(Sketch, deals)
         print(f"sketch (Move objects): {g:,.0f} games/s, {m:,.0f} moves/s per CPU-second")
         return
-    from lookahead import FastLookAhead, LookAhead  # noqa: F401  (the file's players, by reference below)
+    from two_deep import FastTwoDeep, TwoDeep  # noqa: F401  (the file's players, by reference below)
 
     rows = []
     g0, m0 = chunk_rate("greedy", args.deals)
@@ -170,17 +198,21 @@ def main() -> None:
     assert games_a == games_b, "the two sketches must play the same games"
     rows.append(("greedy sketch, cheap calls (Python)", gc, mc, mc / ms))
     few = range(1, max(2, args.python_deals // 10) + 1)
-    gl, ml, games_l = python_rate(LookAhead, few)
-    rows.append(("LookAhead, two moves deep (Python)", gl, ml, 1.0))
-    fast = f"{EXAMPLES / 'lookahead.py'}:FastLookAhead"
+    gl0, ml0, games_l0 = python_rate(TwoDeepMoves, few)
+    rows.append(("TwoDeep with Move objects (Python)", gl0, ml0, 1.0))
+    gl, ml, games_l = python_rate(TwoDeep, few)
+    assert games_l == games_l0
+    rows.append(("TwoDeep, cheap calls (Python)", gl, ml, ml / ml0))
+    fast = f"{EXAMPLES / 'two_deep.py'}:FastTwoDeep"
     same = play_rows(find_game(GAME), parse_player(fast), 0, few[0], few[-1])
     assert [(str(r), m) for r, m in games_l] == list(zip(same.column("result").to_pylist(), same.column("moves").to_pylist()))
     gf, mf = chunk_rate(fast, args.deals // 4)
-    rows.append(("FastLookAhead, the same compiled", gf, mf, mf / ml))
+    rows.append(("FastTwoDeep, the same compiled", gf, mf, mf / ml))
+    rows.append(("  ... against the Move-object TwoDeep", gf, mf, mf / ml0))
     print(f"{'player':40s} {'games/CPU-s':>12s} {'moves/CPU-s':>13s} {'ratio':>8s}")
     for label, g, m, ratio in rows:
         print(f"{label:40s} {g:12,.0f} {m:13,.0f} {ratio:8.2f}")
-    print("(ratios: MyGreedy to greedy in games; the cheap sketch to the Move-object one, and FastLookAhead to LookAhead, in moves:"
+    print("(ratios: MyGreedy to greedy in games; the cheap sketch to the Move-object one, and FastTwoDeep to TwoDeep, in moves:"
           " the same games, a move costing what it costs)")
     first, again, builtin = first_compile()
     print(f"\nfirst compile of a compiled plug-in: {first:.1f} s more than the built-in's start-up ({builtin:.1f} s); "

@@ -52,7 +52,7 @@ def test_the_evaluation_weights_of_a_compiled_plugin_are_its_parameters():
 
 @pytest.mark.parametrize("python, compiled, deals", [("my_players.py:Digger", "my_players.py:FastDigger", 200),
                                                      ("my_players.py:Digger:empty=7", "my_players.py:FastDigger:empty=7", 100),
-                                                     ("lookahead.py:LookAhead", "lookahead.py:FastLookAhead", 12)])
+                                                     ("two_deep.py:TwoDeep", "two_deep.py:FastTwoDeep", 12)])
 def test_one_idea_in_python_and_compiled_plays_the_same_games(python, compiled, deals):
     for rules in (find_game("beleaguered-castle"), find_game("selective-castle")):
         a = play_rows(rules, parse_player(f"{EXAMPLES}/{python}"), 0, 1, deals)
@@ -72,9 +72,9 @@ def test_a_compiled_plugin_plays_move_by_move_as_in_a_chunk():
         assert (str(rec.result), len(rec.moves), rec.positions) == (r.result, r.moves, r.positions)
 
 
-def player_file(folder: Path, body: str, name: str = "mine.py") -> Path:
+def player_file(folder: Path, *bodies: str, name: str = "mine.py") -> Path:
     path = folder / name
-    path.write_text(textwrap.dedent(body))
+    path.write_text("\n".join(textwrap.dedent(b) for b in bodies))
     return path
 
 
@@ -132,7 +132,7 @@ def test_castle_players_from_lists_a_files_players_and_a_module_plays_as_a_file_
     pkg = tmp_path / "labbook"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    player_file(pkg, FIRST, "players.py")
+    player_file(pkg, FIRST, name="players.py")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run(CASTLE + ["run", "--game", "sa", "--player", "labbook.players:First", "--deals", "4", "--out", "d",
                                     "--no-progress"], cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -146,7 +146,7 @@ def test_dask_workers_rebuild_a_player_from_its_code_without_the_users_files(tmp
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # where a worker writes the code it was sent
     home = tmp_path / "home"
     home.mkdir()
-    path = player_file(home, FIRST + textwrap.dedent("""
+    path = player_file(home, FIRST, textwrap.dedent("""
         from numba import njit
         from sim.players.plugin import compiled
 
@@ -204,7 +204,7 @@ BROKEN = {
         @njit(cache=True)
         def Typo(v, moves, n):
             return moves[0] + "one"
-    """, "Typo", "TypingError"),
+    """, "Typo", "does not compile (numba): No implementation of function"),
     "illegal move": ("""
         from numba import njit
         from sim.players.plugin import compiled, kit
@@ -240,7 +240,7 @@ BROKEN = {
 @pytest.mark.parametrize("case", BROKEN)
 def test_a_broken_player_is_one_line_naming_it_and_the_deal_keeps_the_parts_and_no_worker(tmp_path, case):
     body, name, words = BROKEN[case]
-    player_file(tmp_path, FIRST + body)
+    player_file(tmp_path, FIRST, body)
     marker = uuid.uuid4().hex
     # deals 0-5 of a good player land first (its chunks are planned first); the broken one stops the run
     done = subprocess.run(CASTLE + ["run", "--game", "sa", "--player", "mine.py:First", "--player", f"mine.py:{name}",
@@ -295,6 +295,8 @@ def test_the_guide_runs_as_written_from_an_empty_folder(tmp_path):
     for label in ("Digger", "FastDigger:empty=3", "greedy"):
         assert re.search(rf"\b{re.escape(label)}\b", summary), summary
     assert "move" in outputs[3].lower()
+    page = (tmp_path / "reports" / "mine" / "index.html").read_text()
+    assert "FastDigger:empty=3" in page and "perfect play" in page
     rows = played_rows(tmp_path / "data" / "mine")
     assert len(rows) == 3 * 2 * 2000 and rows.deal.min() == 1
     toml = blocks("toml")[0]

@@ -18,7 +18,7 @@ def MyGreedy(v, moves, n):
     best, best_score = -1, -np.inf
     for k in range(n):
         if kit.to_foundation(moves[k]):
-            kit.push(v, moves[k])
+            kit.push_move(v, 0, k)  # the k-th of the decision's own moves (level 0)
             if not kit.seen(v):
                 s = kit.score(v)
                 if s > best_score:
@@ -27,7 +27,7 @@ def MyGreedy(v, moves, n):
     if best >= 0:
         return best
     for k in range(n):
-        kit.push(v, moves[k])
+        kit.push_move(v, 0, k)
         if not kit.seen(v):
             s = kit.score(v)
             if s > best_score:

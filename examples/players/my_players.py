@@ -59,7 +59,7 @@ def FastDigger(v, moves, n):
         a = moves[k]
         if kit.to_foundation(a):
             return a
-        kit.push(v, a)
+        kit.push_move(v, 0, k)  # the k-th of the decision's own moves (level 0 of its look-ahead)
         if not kit.seen(v):
             score = v.params[0] * kit.empty_piles(v) - fast_buried(v)
             if score > best_score:

@@ -76,12 +76,12 @@ def check_seed(seed: int) -> None:
 def checked_player(text: str, max_moves: int | None = None):
     """The player ``text`` (with ``--max-moves`` as its move cap), held to the bounds ``castle run`` holds it to:
     a move cap past a million, or a number past 64 bits, reached numba as a traceback."""
-    from ..players.registry import choose_player, parse_player
+    from ..players.registry import choose_from_spec, parse_player
     from ..study.experiment import ExperimentError, check_numbers
 
     choice = parse_player(text)
     if max_moves is not None:
-        choice = choose_player(choice.name, {**choice.params, "max_moves": max_moves})
+        choice = choose_from_spec(choice.spec, {**choice.params, "max_moves": max_moves})
     try:
         check_numbers(choice)
     except ExperimentError as e:

@@ -58,7 +58,7 @@ def play(
         label = "moves"
     else:
         choice = checked_player("random" if player is None else player, max_moves)  # --player '' is no player, not random
-        moves, label = None, choice.label
+        moves, label = None, choice  # (the choice itself: a player from a file travels to --jobs' workers as its code)
     work = partial(_play, g.rules.full_slug, seed, label, review=review, moves=moves, source=moves_from)
     if len(todo) > 1 or as_json:
         echo_lines(each(work, todo, jobs))
@@ -123,7 +123,7 @@ def read_moves(source: str, state, where: str = "this deal") -> list:
     return moves
 
 
-def _play(name: str, seed: int, player: str, item: Item, state=None, review: bool = False, moves=None,
+def _play(name: str, seed: int, player, item: Item, state=None, review: bool = False, moves=None,
           source: str | None = None) -> dict:
     """One item played (by the player, or the list ``moves``), as a JSON-ready row (in a worker when there are several)."""
     import time
@@ -141,7 +141,7 @@ def _play(name: str, seed: int, player: str, item: Item, state=None, review: boo
         record = _scripted(state, moves)
         params = {"file": source}
     else:
-        choice = parse_player(player)
+        choice = player if not isinstance(player, str) else parse_player(player)
         stream_seed, number = stream_key(item.name, seed) if item.key == "deal" else (seed, 0)
         record = play_choice(choice, state, stream_seed, number)
         player, params = choice.label, choice.params

@@ -26,7 +26,7 @@ from .dealing import init_deal
 from .hashing import PH_SIZE, apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
-from .plugin import DECIDE_FN, F_AT, F_PLAYED, MAX_PLY, VIEW, checked
+from .plugin import DECIDE_FN, F_AT, F_PLAYED, VIEW, checked, deciding
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
@@ -126,7 +126,7 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
     the kit (``v.status`` says which, about the deal at that index), and the rows after it are not played.
     """
     perm = np.zeros(52, np.int8)
-    acts = np.zeros(MAX_MOVES, np.int64)
+    acts = v.moves[0]  # the decision's moves: its level 0 list
     s, ph, table, used, meta, status = v.state, v.keys, v.table, v.used, v.meta, v.status
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
@@ -143,6 +143,7 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
             if n < 0:
                 break
             status[F_PLAYED] = row[C_MOVES]
+            deciding(v, n)
             a = checked(v, decide_fn(v, acts, n), acts, n)
             if a == -2:
                 return k
@@ -173,11 +174,11 @@ def choose_move_with(decide_fn, v):
     position copied in by the caller); -1 gives up, -2 a fault (``v.status``)."""
     pile_keys(v.state, v.rules, v.keys)
     remember(v.table, v.used, v.meta, key(v.keys, v.state))
-    acts = v.moves[MAX_PLY]
+    acts = v.moves[0]
     n = legal_actions(v.state, v.rules, acts, v.scratch)
     if n == 0:
         return -1
-    v.ply[0] = 0
+    deciding(v, n)
     return checked(v, decide_fn(v, acts, n), acts, n)
 
 

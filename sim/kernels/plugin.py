@@ -51,9 +51,11 @@ FAULT_DEEP_PUSH = 2  #: push() beyond MAX_PLY moves ahead
 FAULT_EMPTY_POP = 3  #: pop() with nothing pushed
 FAULT_ILLEGAL_MOVE = 4  #: the decision returned a move that is not among the legal ones
 FAULT_UNPOPPED = 5  #: the decision returned with moves still pushed
+FAULT_STALE_MOVE = 6  #: push_move() of a list made at another position (or past its end)
 
 View = namedtuple("View", ["state", "rules", "keys", "table", "used", "meta", "rng", "params", "weights", "bases",
-                           "undo", "ply", "moves", "scratch", "evalbuf", "depths", "memory", "status"])
+                           "undo", "ply", "moves", "counts", "stamps", "path", "scratch", "evalbuf", "depths", "memory",
+                           "status"])
 
 
 def new_view(rules: np.ndarray, capacity: int, params: np.ndarray | None = None, weights: np.ndarray | None = None) -> View:
@@ -65,7 +67,8 @@ def new_view(rules: np.ndarray, capacity: int, params: np.ndarray | None = None,
     return View(np.zeros(STATE_SIZE, np.int8), np.ascontiguousarray(rules, np.int64), np.zeros(PH_SIZE, np.uint64),
                 np.zeros(capacity, np.uint64), np.zeros(capacity, np.int64), np.zeros(META_SIZE, np.int64),
                 np.zeros(1, np.uint64), p, w, np.full(4, -1, np.int64), np.zeros(MAX_PLY, np.int64), np.zeros(1, np.int64),
-                np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64), np.zeros(SCRATCH_SIZE, np.int64), np.zeros(MAX_MOVES, np.int64),
+                np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64), np.zeros(MAX_PLY + 1, np.int64), np.full((MAX_PLY + 1, 2), -1, np.int64),
+                np.zeros(MAX_PLY + 1, np.int64), np.zeros(SCRATCH_SIZE, np.int64), np.zeros(MAX_MOVES, np.int64),
                 np.zeros(52, np.int64), np.zeros(N_MEMORY, np.float64), np.zeros(STATUS_SIZE, np.int64))
 
 
@@ -76,24 +79,49 @@ DECIDE_FN = types.FunctionType(DECIDE)
 
 
 # -- moves ----------------------------------------------------------------------------------------------------
+# Look-ahead in levels: ``legal(v, level)`` lists the moves of the position at hand into that level's list (the
+# decision's own ``moves`` are level 0's), stamped with where in the look-ahead it was made; ``push_move(v, level,
+# k)`` plays the k-th of them after an O(1) check of that stamp (the list is of this very position), where
+# ``push(v, a)`` checks any action against the rules (a third of a look-ahead's time in a leaf).
+@njit(cache=True, inline="always")
+def _played(v, a):
+    d = v.ply[0]
+    v.undo[d] = apply_keyed(v.state, v.rules, v.keys, a)
+    v.ply[0] = d + 1
+    v.path[d + 1] += 1  # a new node at this depth: lists made at the node left behind there go stale
+
+
 @njit(cache=True, inline="always")
 def push(v, a):
-    """Play ``a`` from the view's position (keeping its hash); False, and nothing played, if the rules forbid it."""
-    d = v.ply[0]
-    if d >= MAX_PLY:
+    """Play action ``a`` from the view's position (keeping its hash); False, and nothing played, if the rules forbid it."""
+    if v.ply[0] >= MAX_PLY:
         _fault(v, FAULT_DEEP_PUSH, a)
         return False
     if not is_legal(v.state, v.rules, a):
         _fault(v, FAULT_ILLEGAL_PUSH, a)
         return False
-    v.undo[d] = apply_keyed(v.state, v.rules, v.keys, a)
-    v.ply[0] = d + 1
+    _played(v, a)
+    return True
+
+
+@njit(cache=True, inline="always")
+def push_move(v, level, k):
+    """Play the ``k``-th move of ``level``'s list (:func:`legal`; level 0: the decision's own ``moves``), which must
+    be a list of this very position; False, and nothing played, if it is not."""
+    d = v.ply[0]
+    if level < 0 or level > MAX_PLY or k < 0 or k >= v.counts[level] or v.stamps[level, 0] != d or v.stamps[level, 1] != v.path[d]:
+        _fault(v, FAULT_STALE_MOVE, -1 if level < 0 or level > MAX_PLY or k < 0 or k >= MAX_MOVES else v.moves[level, k])
+        return False
+    if d >= MAX_PLY:
+        _fault(v, FAULT_DEEP_PUSH, v.moves[level, k])
+        return False
+    _played(v, v.moves[level, k])
     return True
 
 
 @njit(cache=True, inline="always")
 def pop(v):
-    """Take back the last move :func:`push` played."""
+    """Take back the last move :func:`push` or :func:`push_move` played."""
     d = v.ply[0] - 1
     if d < 0:
         _fault(v, FAULT_EMPTY_POP, -1)
@@ -109,15 +137,20 @@ def ply(v):
 
 
 @njit(cache=True, inline="always")
-def legal(v, out):
-    """The legal actions of the view's position into ``out`` (``MAX_MOVES`` long: :func:`buffer`), ascending; their number."""
-    return legal_actions(v.state, v.rules, out, v.scratch)
+def legal(v, level):
+    """List the legal moves of the view's position as ``level``'s list (0 to ``MAX_PLY``; one list a level of your
+    look-ahead, so levels do not overwrite each other), ascending; their number. Read them with :func:`move`."""
+    n = legal_actions(v.state, v.rules, v.moves[level], v.scratch)
+    v.counts[level] = n
+    v.stamps[level, 0] = v.ply[0]
+    v.stamps[level, 1] = v.path[v.ply[0]]
+    return n
 
 
 @njit(cache=True, inline="always")
-def buffer(v, level):
-    """A move buffer for look-ahead level ``level`` (0 to ``MAX_PLY``): one per level, so levels do not overwrite each other."""
-    return v.moves[level]
+def move(v, level, k):
+    """The ``k``-th move of ``level``'s list, an action."""
+    return v.moves[level, k]
 
 
 @njit(cache=True, inline="always")
@@ -283,8 +316,20 @@ def _fault(v, code, a):
 
 
 @njit(cache=True)
+def deciding(v, n):
+    """Before a decision: its ``n`` legal moves (in ``v.moves[0]``) are level 0's list, of a new root position."""
+    v.ply[0] = 0
+    v.path[0] += 1
+    v.counts[0] = n
+    v.stamps[0, 0] = 0
+    v.stamps[0, 1] = v.path[0]
+
+
+@njit(cache=True)
 def checked(v, a, acts, n):
-    """The decision's action ``a`` as the loop plays it: -1 (it gives up) or one of ``acts[:n]``; else a fault, and -2."""
+    """The decision's action ``a`` as the loop plays it: -1 (it gives up) or a legal move of the position (back at
+    the root: every push popped); else a fault, and -2. (Checked by the rules, not against ``acts``, which the
+    decision may have written over with :func:`legal` at level 0.)"""
     if v.status[F_FAULT] != 0:
         return -2
     if v.ply[0] != 0:
@@ -292,9 +337,8 @@ def checked(v, a, acts, n):
         return -2
     if a < 0:
         return -1
-    for k in range(n):
-        if acts[k] == a:
-            return a
+    if is_legal(v.state, v.rules, a):
+        return a
     _fault(v, FAULT_ILLEGAL_MOVE, a)
     return -2
 
@@ -306,4 +350,5 @@ FAULTS = {
     FAULT_EMPTY_POP: "pop() was called with no move pushed",
     FAULT_ILLEGAL_MOVE: "it returned move {move}, which is not a legal move there",
     FAULT_UNPOPPED: "it returned (move {move}) with moves still pushed: pop() each push() before returning",
+    FAULT_STALE_MOVE: "push_move() was given a move ({move}) of a list made at another position, or past the list's end",
 }

@@ -34,7 +34,9 @@ Written in a file, it plays with ``castle run --player my_players.py:FirstUnseen
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -124,6 +126,24 @@ def view_for(choice: PlayerChoice, rules_array: np.ndarray) -> kit.View:
     return kit.new_view(rules_array, int(capacity(choice.max_moves + 16)), params, w)
 
 
+def compile_decision(choice: PlayerChoice) -> None:
+    """Compile (or load from numba's cache) ``choice``'s decision for the one signature the loop calls; a typing
+    error is one :class:`PluginFault` naming the player and the line of its file numba points at."""
+    fn = choice.spec.decide
+    if any(sig == kit.DECIDE.args for sig in fn.signatures):
+        return
+    from numba.core.errors import NumbaError
+
+    try:
+        fn.compile(kit.DECIDE.args)
+    except NumbaError as e:
+        lines = [x.strip() for x in str(e).splitlines() if x.strip()]
+        what = next((x for x in lines if not x.startswith(("Failed in", "During:", "File ", ">>>", "There are"))), "")
+        where = [m for x in lines if (m := re.match(r'File "(.*)", line (\d+)', x))]
+        at = f" ({Path(where[-1][1]).name}, line {where[-1][2]})" if where else ""
+        raise PluginFault(f"player {choice.label} does not compile (numba): {what}{at}") from None
+
+
 def fault_message(choice: PlayerChoice, v: kit.View) -> str:
     """What the decision did wrong, in words (the move named as the board text names it)."""
     code, action = int(v.status[kit.F_FAULT]), int(v.status[kit.F_ACTION])
@@ -153,6 +173,7 @@ class PluginPlayer:
             v = self._v = view_for(self.choice, state.rules_array)
             forget_all(v.table, v.used, v.meta)
             seed_rng(v.rng, self._seed, self._deal, self.choice.spec.salt)
+        compile_decision(self.choice)
         v.state[:] = state.array
         if v.meta[0] * 2 >= len(v.table):
             raise PluginFault(f"player {self.choice.label}: a game longer than its move cap")

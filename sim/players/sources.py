@@ -106,7 +106,7 @@ def read_reference(ref: str, attr: str) -> PlayerSource:
     try:
         spec = importlib.util.find_spec(ref)
     except (ImportError, ValueError) as e:
-        raise PlayerSourceError(f"player module {ref!r} cannot be found: {e}") from None
+        raise PlayerSourceError(f"no player module {ref!r} importable from here ({e})") from None
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         raise PlayerSourceError(f"no player module {ref!r} (a module of Python source, importable from here)")
     return PlayerSource("module", ref, attr, *_text_and_hash(Path(spec.origin), ref))

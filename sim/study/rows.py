@@ -25,7 +25,7 @@ from ..core.deals import PYSOL_SEED, deal_position
 from ..game import array_of
 from ..kernels.plugin import F_AT
 from ..players.compiled import kind_of, weights
-from ..players.plugin import PluginFault, fault_message, view_for
+from ..players.plugin import PluginFault, compile_decision, fault_message, view_for
 from ..players.loop import play_choice
 from ..players.registry import is_builtin
 from ..players.spec import PlayerChoice, PlayerFault
@@ -160,6 +160,7 @@ def _starts(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
 def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.ndarray, starts: np.ndarray, out: np.ndarray) -> None:
     """A compiled plug-in's chunk; its compile error, exception or broken rule of the kit as one :class:`PluginFault`."""
     fn = choice.spec.decide
+    compile_decision(choice)
     try:
         played = P.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
     except Exception as e:  # numba's typing errors and the decision's own exceptions alike

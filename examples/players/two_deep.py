@@ -12,7 +12,7 @@ from sim.core.moves import to_foundation
 from sim.players.plugin import compiled, kit
 
 
-class LookAhead:
+class TwoDeep:
     """Two moves deep, in Python."""
 
     def __init__(self, seed=0, deal=0):
@@ -53,19 +53,18 @@ def score(state):
 
 @compiled()
 @njit(cache=True)
-def FastLookAhead(v, moves, n):
+def FastTwoDeep(v, moves, n):
     """Two moves deep, compiled."""
     best, best_value = -1, -np.inf
     for k in range(n):
         a = moves[k]
         if kit.to_foundation(a):
             return a
-        kit.push(v, a)
+        kit.push_move(v, 0, k)  # the k-th of the decision's own moves: level 0
         if not kit.seen(v):
             value = fast_score(v)
-            inner = kit.buffer(v, 1)
-            for j in range(kit.legal(v, inner)):
-                kit.push(v, inner[j])
+            for j in range(kit.legal(v, 1)):  # the moves from there: level 1
+                kit.push_move(v, 1, j)
                 value = max(value, fast_score(v))
                 kit.pop(v)
             if value > best_value:
