@@ -133,7 +133,7 @@ class State:
 
     def __init__(self, rules: Rules, array: np.ndarray):
         self.rules = rules
-        self.rules_array = L.rules_array(rules)
+        self.rules_array = _rules_array(rules)
         self.array = array
         self._keys = np.zeros(H.PH_SIZE, np.uint64)  # the pile keys: the hash, kept as moves are played
         H.pile_keys(array, self.rules_array, self._keys)
@@ -174,6 +174,12 @@ class State:
 
     def push(self, move: Move | str | int) -> None:
         """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int: the cheapest)."""
+        if type(move) is int and 0 <= move < N_ALL_ACTIONS:  # a player's action: one kernel call
+            token = H.apply_checked(self.array, self.rules_array, self._keys, move)
+            if token >= 0:
+                self._undo.append(token)
+                self._actions.append(move)
+                return
         if isinstance(move, str):
             move = Move.from_str(move)
         if isinstance(move, Move):
@@ -282,6 +288,18 @@ class State:
             before.pop()
             card = before.position().piles[last.source][-1]
         return board_svg(self, move=last, played=True, card=card)
+
+
+_RULES_ARRAYS: dict[Rules, np.ndarray] = {}
+
+
+def _rules_array(rules: Rules) -> np.ndarray:
+    """The rules array of ``rules``, made once (the kernels only read it)."""
+    r = _RULES_ARRAYS.get(rules)
+    if r is None:
+        r = _RULES_ARRAYS[rules] = L.rules_array(rules)
+        r.flags.writeable = False
+    return r
 
 
 def array_of(pos: Position) -> np.ndarray:

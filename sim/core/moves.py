@@ -62,6 +62,9 @@ def split_action(action: int) -> tuple[int, int, int]:
     return source, target, count_less_one + 1
 
 
+_MOVES: dict[int, "Move"] = {}
+
+
 def to_foundation(action: int) -> bool:
     """Does ``action`` put a card on its foundation? (A Python player's cheap test, as ``kit.to_foundation``.)"""
     return action % N_TARGETS == FOUNDATION
@@ -101,12 +104,18 @@ class Move:
 
     @classmethod
     def from_action(cls, action: int) -> Move:
+        known = _MOVES.get(action) if type(action) is int else None
+        if known is not None:
+            return known
         if type(action) is not int and (isinstance(action, bool) or not isinstance(action, numbers.Integral)):
             raise MoveError(f"no action {action!r} (an action is a whole number)")
         if not 0 <= action < N_ALL_ACTIONS:
             raise MoveError(f"no action {action}")
         source, target, count = split_action(action)
-        return cls(source, target, count)
+        move = cls(source, target, count)
+        if cls is Move:
+            _MOVES[int(action)] = move  # a Move is a value: one object per action serves every game
+        return move
 
     @property
     def to_foundation(self) -> bool:
