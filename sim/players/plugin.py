@@ -182,11 +182,3 @@ class PluginPlayer:
         if a == -2:
             raise PluginFault(f"player {self.choice.label}: {fault_message(self.choice, v)}")
         return None if a < 0 else Move.from_action(int(a))
-
-
-def check_name(spec: PlayerSpec) -> None:
-    """A plug-in may not take a built-in player's name (rows would not tell them apart)."""
-    from .registry import registry
-
-    if spec.name.lower() in {n.lower() for n in registry()}:
-        raise UnknownPlayerError(f"player {spec.name}: the name of a built-in or installed player; name yours otherwise")

@@ -85,7 +85,10 @@ def find_player(name: str) -> PlayerSpec:
         ref, attr, params = split_reference(name)
         if params:
             raise UnknownPlayerError(f"player {name!r}: give its parameters apart from its name")
-        return spec_of(read_reference(ref, attr))
+        spec = spec_of(read_reference(ref, attr))
+        if spec.name.lower() in registry():  # rows would not tell it from the registered player
+            raise UnknownPlayerError(f"player {spec.name}: the name of a built-in or installed player; name yours otherwise")
+        return spec
     players = registry()
     key = name.strip().lower()
     if key not in players:

@@ -219,9 +219,6 @@ def spec_of(source: PlayerSource) -> PlayerSpec:
     if spec is None:
         raise PlayerSourceError(f"{source.attr} in {source.where} is not a player: a player is a class with choose(state), "
                                 "a function made with sim.players.plugin.compiled, or a PlayerSpec")
-    from .plugin import check_name
-
-    check_name(spec)
     return spec
 
 
