@@ -21,6 +21,7 @@ from sim.study.dataset import MANIFEST
 
 from .parts import column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
 from .stats import is_judge
+from .values import BadValue, check_values
 
 
 class ResultsError(ValueError):
@@ -109,7 +110,26 @@ def load_results(
         _rows_of_the_manifest(df, load_manifest(path)["experiment"], files, path)
     if judged_only and len(files) < len(every):
         _check_cheap_parts(path, [f for f in every if f not in set(files)], len(nested) <= 1)
+    _check_values(path, every, nested, {f: s.names for f, s in zip(every, schemas)})
     return df
+
+
+def _check_values(path: Path, files: list[str], nested: list[Path], names: dict[str, list[str]]) -> None:
+    """Every value of every part, read or left on disk, against its column's meaning and its dataset's manifest
+    (:mod:`analysis.values`): each dataset's parts against its own manifest, the deepest first (``names``: each
+    part's columns)."""
+    left = list(files)
+    for root in sorted(nested, key=lambda p: -len(p.parts)):
+        mine = [f for f in left if Path(f).is_relative_to(root)]
+        left = [f for f in left if not Path(f).is_relative_to(root)]
+        try:
+            check_values(path, mine, load_manifest(root).get("experiment"), set().union(*(names[f] for f in mine)))
+        except BadValue as e:
+            raise ResultsError(str(e)) from None
+    try:
+        check_values(path, left, None, set().union(*(names[f] for f in left)))
+    except BadValue as e:
+        raise ResultsError(str(e)) from None
 
 
 def _rows_of_the_manifest(df: pd.DataFrame, exp: dict, files: list[str], path: Path) -> None:
