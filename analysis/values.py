@@ -51,7 +51,8 @@ class Check:
 def _count(c: str, who: str | None = None, low: int = 0) -> Check:
     """A count or a time: a whole number from ``low``; null only for the rows of players other than ``who`` (SQL)."""
     null = f"({c} IS NULL AND {who})" if who else "FALSE"
-    return Check(f"{null} OR {c} < {low}", f"a whole number from {low}" + (", never null for its player" if who else ""))
+    never = "" if not who else ", never null" if who == "TRUE" else ", never null for its player"
+    return Check(f"{null} OR {c} < {low}", f"a whole number from {low}{never}")
 
 
 def _name_in(names) -> str:
@@ -172,7 +173,7 @@ def check_values(path: Path, files: list[str], exp: dict | None = None, names: s
     file = Path(r["filename"])
     where = file.relative_to(path) if file.is_relative_to(path) else file
     raise BadValue(f"{path}: {where}: column {column} holds {_cut(shown)} in row {int(r['file_row_number']) + 1} "
-                   f"(allowed: {allowed}); a damaged or hand-edited part? move it out and rerun the experiment to play its deals again")
+                   f"(allowed: {allowed}); a damaged or edited part? move it out, and rerun the experiment to play its deals again")
 
 
 def _rows(files: list[str], names: set[str]) -> str:

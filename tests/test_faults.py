@@ -27,8 +27,6 @@ RUN = ["run", "--game", "sa", "--game", "bc", "--player", "greedy", "--player", 
        "--chunk-size", "10", "--jobs", "1", "--no-progress"]
 
 
-
-
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory) -> pd.DataFrame:
     out = tmp_path_factory.mktemp("whole") / "run"
@@ -649,3 +647,108 @@ def test_every_file_castle_writes_in_place_is_listed_with_why_a_failure_destroys
                 found.add((name, node.func.attr))
     assert found - set(IN_PLACE_WRITES_ALLOWED) == set(), "write through sim.core.files (write_atomic, replacing) instead"
     assert set(IN_PLACE_WRITES_ALLOWED) - found == set(), "an allowed exception no longer exists: take it off the list"
+
+
+# issue 50, part B: values a file holds are never trusted (rows, manifests, designs, catalogues), closed streams,
+# bounds on what a run to a half-width plans
+
+#: for every column a row may carry, a value it cannot hold, and the player whose part is given it (a column added to
+#: sim/players/record.py or to a player's own without a check in analysis/values.py fails here)
+BAD_VALUES = {
+    "game": ("greedy", "klondike"), "player": ("greedy", None), "player_params": ("greedy", "{not json"),
+    "seed": ("greedy", -5), "deal": ("greedy", -3), "result": ("solver", "banana"), "won": ("greedy", "flip"),
+    "moves": ("greedy", -1), "cards_home": ("greedy", 53), "base_rank": ("greedy", 13), "max_empty_piles": ("greedy", 14),
+    "positions": ("greedy", 0), "elapsed_us": ("greedy", -1), "cpu_us": ("solver", -20_000_000_000_000),
+    "dialect": ("greedy", "freecell"), "rules_version": ("greedy", 0), "engine_version": ("greedy", -1),
+    "player_version": ("greedy", 0), "nodes": ("solver", None), "bases_won": ("solver", 9000), "bases_unknown": ("solver", -1),
+    "most_home": ("solver", 60), "difficulty": ("corridor", float("inf")), "decisions": ("corridor", None),
+    "critical": ("corridor", -2), "questions": ("corridor", -1), "searched": ("corridor", None), "unknown_moves": ("corridor", -1),
+    "question_nodes": ("corridor", -1), "review": ("mistakes", "{not json"), "phase": ("phased", 7), "left": ("phased", None),
+}
+#: more values refused: a null where every row holds one, a number that is no number
+MORE_BAD = [("result", ("greedy", None)), ("cpu_us", ("greedy", None)), ("difficulty", ("corridor", -50.0)),
+            ("difficulty", ("corridor", float("nan"))), ("won", ("solver", None)), ("deal", ("greedy", 2**62)),
+            ("result", ("greedy", "lost")), ("cards_home", ("solver", "flip"))]
+
+
+@pytest.fixture(scope="module")
+def judged_dataset(tmp_path_factory) -> Path:
+    from synthetic import write_dataset
+
+    root = tmp_path_factory.mktemp("values") / "d"
+    write_dataset(root, deals=12, games=("selective-castle",), players=("greedy",), judged=True)
+    manifest = json.loads((root / "_manifest.json").read_text())
+    manifest["experiment"] |= {"seed": 0, "deal_range": [0, 24], "engine_version": 1}
+    (root / "_manifest.json").write_text(json.dumps(manifest))
+    return root
+
+
+def _doctored(data: Path, tmp_path: Path, player: str, column: str, value, row: int = 3) -> Path:
+    """A copy of ``data`` whose ``player``'s part holds ``value`` in ``column`` at ``row`` (``"flip"``: the value's
+    opposite: ``won`` not as ``result`` says, 52 cards home on a game not won)."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = tmp_path / "copy"
+    shutil.copytree(data, copy)
+    part = next(copy.glob(f"game=*/player={player}/*.parquet"))
+    table = pq.read_table(part)
+    i = table.schema.get_field_index(column)
+    values = table.column(i).to_pylist()
+    if value == "flip":
+        row = next(k for k, r in enumerate(table.column("result").to_pylist()) if r != "won")
+        value = 52 if column == "cards_home" else not values[row]
+    values[row] = value
+    field = table.schema.field(i)
+    kind = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+    array = pa.array(values, type=kind, from_pandas=False)
+    table = table.set_column(i, field, array.dictionary_encode() if pa.types.is_dictionary(field.type) else array)
+    pq.write_table(table, part)
+    return copy
+
+
+def test_every_column_has_a_value_check():
+    from analysis.values import ALL_COLUMNS, CHECKS
+
+    assert set(ALL_COLUMNS) <= set(BAD_VALUES) and set(ALL_COLUMNS) <= set(CHECKS)
+
+
+@pytest.mark.parametrize("column,bad", [*BAD_VALUES.items(), *MORE_BAD], ids=lambda v: str(v))
+def test_a_value_its_column_cannot_hold_is_refused_naming_the_part_and_the_column(judged_dataset, tmp_path, column, bad):
+    """The principle: every value of every column is checked, not only its type (a ``banana`` result, a column of
+    nulls, a negative CPU time, an infinite difficulty were counted as the experiment's)."""
+    from analysis.load import ResultsError, load_results
+
+    load_results(judged_dataset)  # the dataset as written is whole
+    player, value = bad
+    copy = _doctored(judged_dataset, tmp_path, player, column, value)
+    with pytest.raises(ResultsError) as e:
+        load_results(copy, judged_only=True)  # (the cheap players' parts, left on disk, are checked too)
+    message = str(e.value)
+    assert f"player={player}/" in message and column in message, message
+    assert len(message.splitlines()) == 1
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"deal_range": [0, 10]}, "column deal holds 10 in row 11 (allowed: 0 to 9, the manifest's deal range)"),
+    ({"deals": {"selective-castle": [0, 1, 2]}}, "column deal holds 3 in row 4 (allowed: one of the deals the manifest lists"),
+    ({"engine_version": 2}, "column engine_version holds 1"),
+    ({"games": {"selective-castle": 3}}, "column rules_version holds 1"),
+    ({"player_versions": {"greedy": 4}}, "column player_version holds 1"),
+])
+def test_a_row_the_manifest_did_not_play_is_refused(judged_dataset, tmp_path, change, message):
+    """Deals outside the manifest's range (or not among the deals it lists), versions other than its own."""
+    import shutil
+
+    from analysis.load import ResultsError, load_results
+
+    copy = tmp_path / "copy"
+    shutil.copytree(judged_dataset, copy)
+    manifest = json.loads((copy / "_manifest.json").read_text())
+    manifest["experiment"] |= change
+    (copy / "_manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ResultsError) as e:
+        load_results(copy)
+    assert message in str(e.value), str(e.value)
