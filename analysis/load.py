@@ -17,7 +17,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
-from sim.study.dataset import MANIFEST
+from sim.study.dataset import MANIFEST, parse_manifest
 
 from .parts import column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
 from .stats import is_judge
@@ -239,12 +239,9 @@ def load_manifest(path: str | Path) -> dict:
     file = Path(path) / MANIFEST
     if not file.exists():
         return {}
-    try:
-        manifest = json.loads(file.read_text())
-    except (OSError, ValueError) as e:
-        raise ResultsError(f"{file} is not a readable manifest ({e.__class__.__name__})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):  # as the runner reads it
-        raise ResultsError(f"{file} is not a readable manifest (no experiment in it)")
+    manifest, problem = parse_manifest(file)
+    if problem:
+        raise ResultsError(f"{file} is not a readable manifest ({problem})")
     return manifest
 
 

@@ -105,7 +105,7 @@ def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progr
         todo = total - held
         run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
                     "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
-        manifest["runs"].append(run_info)
+        manifest.setdefault("runs", []).append(run_info)
         manifest["finished"] = None
         write_json_atomic(manifest, out / MANIFEST)
         tally = {"played": 0, "cpu": 0.0}  # what the run has put on disk so far, kept when it is stopped
