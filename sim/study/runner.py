@@ -79,8 +79,10 @@ def run(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: bool | None = None,
+    reason: str | None = None,
 ) -> RunSummary:
-    """Play every deal of ``exp`` not yet in ``out``; return what was done."""
+    """Play every deal of ``exp`` not yet in ``out``; return what was done. ``reason``: why its deal range is what
+    it is, kept in the manifest if the folder's range changes (:func:`.resume.prepare`)."""
     if jobs < 1:
         raise ArgumentError("{jobs} must be at least 1, got {got}", got=jobs)
     if backend not in ("loky", "dask"):
@@ -91,11 +93,12 @@ def run(
     with contextlib.ExitStack() as stack:
         # a remote scheduler is checked before anything is written; a local cluster starts only if needed
         client = stack.enter_context(dask_client(jobs, scheduler)) if scheduler else None
-        return _run(exp, out, jobs, backend, client, progress)
+        return _run(exp, out, jobs, backend, client, progress, reason)
 
 
-def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None) -> RunSummary:
-    manifest = prepare(exp, out)
+def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None,
+         reason: str | None = None) -> RunSummary:
+    manifest = prepare(exp, out, reason)
     t0 = time.perf_counter()
     with locked(out):
         remove_stale_temporaries(out)
