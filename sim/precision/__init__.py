@@ -40,7 +40,8 @@ joined as strata of deals (:mod:`analysis.designs`).
 """
 
 from .design import DESIGN, MAX_HALFWIDTH, MIN_HALFWIDTH, PILOT_DEALS, Design, Phases, allocate, check_halfwidth, measure, plan, variance_cost
-from .run import BLOCKS, SETTLED, blocks, run_to_halfwidth, settle_choice
+from .folder import settle_choice
+from .run import BLOCKS, SETTLED, blocks, run_to_halfwidth
 
 __all__ = ["DESIGN", "MAX_HALFWIDTH", "MIN_HALFWIDTH", "PILOT_DEALS", "BLOCKS", "SETTLED", "Design", "Phases", "allocate", "blocks",
            "check_halfwidth", "measure", "plan", "run_to_halfwidth", "settle_choice", "variance_cost"]

@@ -33,8 +33,6 @@ def _number(value) -> bool:
 def check_request(exp: Experiment, out: Path, halfwidth, cpu_hours, pilot, settle, settle_given: bool = True) -> None:
     """Refuse (:class:`ArgumentError`) what a run of ``exp`` to ``halfwidth`` points cannot do in ``out``; nothing is
     written. ``settle_given``: the settle player was asked for, not a default (a rerun not asking keeps its design's)."""
-    from .run import settle_choice
-
     if not _number(halfwidth) or not MIN_HALFWIDTH <= halfwidth <= MAX_HALFWIDTH:
         raise ArgumentError("{halfwidth} must be from {least} to {most} points (a finer one needs more deals than a "
                             "machine plays), got {got}", least=f"{MIN_HALFWIDTH:g}", most=f"{MAX_HALFWIDTH:g}", got=_shown(halfwidth))
@@ -114,6 +112,27 @@ def _check_pilot(exp: Experiment, out: Path, pilot: int) -> None:
         raise ArgumentError("{path}'s pilot plays deals {first} to {last}, not {asked}: ask {pilot} {n} and the deal range "
                             "from {first} to resume it, or choose another {out}", path=out, first=held[0], last=held[1] - 1,
                             asked=f"{exp.first} to {exp.first + pilot - 1}", n=held[1] - held[0])
+
+
+def settle_choice(text: str | bool | None):
+    """The player that solves the unknowns again (``settle``, with its parameters), or None for ``none``/empty."""
+    from ..players.registry import parse_player
+
+    if text is True:
+        text = "settle"
+    if text is None or text is False:
+        return None
+    if not isinstance(text, str):
+        raise ArgumentError("{settle} must name the player settle (with its parameters) or none, got {got}", got=repr(text))
+    if text.strip().lower() in ("", "none", "off", "false"):
+        return None
+    try:
+        choice = parse_player(text.strip())
+    except ValueError as e:
+        raise ArgumentError("{settle}: {problem}", problem=str(e)) from None
+    if choice.name != "settle":
+        raise ArgumentError("{settle} solves the unknowns again with the player settle (or none), got {got}", got=repr(text))
+    return choice
 
 
 def _shown(value) -> str:

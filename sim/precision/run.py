@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..players.registry import choose_player
-from ..study.errors import ArgumentError
 from ..study.experiment import Experiment
 from ..study.workers import parallelism
 from .design import DESIGN, PILOT_DEALS, Design, measure, pilot_choice, plan, read_design, write_design
+from .folder import check_request, settle_choice
 
 #: a run to a half-width plays its deals in this many blocks, saying the interval and looking at the CPU cap after each
 BLOCKS = 20
@@ -26,34 +26,12 @@ def blocks(deals: int, chunk_size: int, workers: int) -> tuple[int, int]:
 
 
 
-def settle_choice(text: str | bool | None):
-    """The player that solves the unknowns again (``settle``, with its parameters), or None for ``none``/empty."""
-    from ..players.registry import parse_player
-
-    if text is True:
-        text = "settle"
-    if text is None or text is False:
-        return None
-    if not isinstance(text, str):
-        raise ArgumentError("{settle} must name the player settle (with its parameters) or none, got {got}", got=repr(text))
-    if text.strip().lower() in ("", "none", "off", "false"):
-        return None
-    try:
-        choice = parse_player(text.strip())
-    except ValueError as e:
-        raise ArgumentError("{settle}: {problem}", problem=str(e)) from None
-    if choice.name != "settle":
-        raise ArgumentError("{settle} solves the unknowns again with the player settle (or none), got {got}", got=repr(text))
-    return choice
-
-
 def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: float | None = None, pilot: int = PILOT_DEALS,
                      settle: str | None = "settle", settle_given: bool = True, say=print, **run_args):
     """Pilot (its unknowns solved again), design, the fixed number of deals of each game, then every unknown they left
     solved again (see the module's docstring); the summaries. ``settle_given``: ``settle`` was asked for, not a default
     (a rerun that does not ask keeps its design's)."""
     from ..study.runner import run
-    from .folder import check_request
 
     check_request(exp, Path(out), halfwidth, cpu_hours, pilot, settle, settle_given)
     again = settle_choice(settle)
