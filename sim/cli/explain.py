@@ -13,6 +13,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import finite
 from .boards import echo_lines, game_fields, items
 from .errors import UserError
 
@@ -52,7 +53,7 @@ def explain_cmd(
             row.update(_solved(g, state, budget_seconds))
         rows.append(row)
         if as_json:  # a line as soon as it is known (--solve takes a while a deal)
-            echo_lines([row])
+            echo_lines([finite(row)])  # (NaN and Infinity as null: strict JSON)
     if not as_json:
         for row in rows:
             typer.echo("\n".join(_text(row)))

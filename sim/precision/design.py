@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.deals import MAX_DEAL
+from ..core.jsontext import dumps
 from ..players.registry import choose_player
 from ..study.errors import ArgumentError
 from ..study.experiment import Experiment, ExperimentError
@@ -243,5 +244,5 @@ def design_problem(data) -> str | None:
 def write_design(out: Path, designs: list[Design], exp: Experiment, cpu_hours: float | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     tmp = out / f".{DESIGN}.tmp"
-    tmp.write_text(json.dumps({"experiment": exp.name, "cpu_hours": cpu_hours, "designs": [asdict(d) for d in designs]}, indent=2))
+    tmp.write_text(dumps({"experiment": exp.name, "cpu_hours": cpu_hours, "designs": [asdict(d) for d in designs]}, indent=2))
     tmp.replace(out / DESIGN)

@@ -26,6 +26,7 @@ import pyarrow.parquet as pq
 
 from ..core import files
 from ..core.deals import MAX_DEAL
+from ..core.jsontext import dumps
 from ..players.record import COLUMNS
 from .errors import ArgumentError
 from .experiment import ExperimentError
@@ -92,7 +93,7 @@ def write_atomic(table: pa.Table, path: Path) -> None:
 
 def write_json_atomic(data: dict, path: Path) -> None:
     """Write ``data`` as JSON to ``path`` so that ``path`` is always whole (the old file until the new one is)."""
-    files.write_atomic(path, json.dumps(data, indent=2) + "\n")
+    files.write_atomic(path, dumps(data, indent=2) + "\n")
 
 
 def read_manifest(out: Path) -> dict | None:
