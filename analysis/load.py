@@ -19,13 +19,9 @@ import pyarrow.parquet as pq
 from sim.core.rules import SHEET
 from sim.study.dataset import MANIFEST, parse_manifest
 
-from .parts import column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
+from .parts import ResultsError, column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
 from .stats import is_judge
 from .values import BadValue, check_values
-
-
-class ResultsError(ValueError):
-    """A path that holds no result dataset."""
 
 
 def load_results(

@@ -190,6 +190,8 @@ def read_design(out: Path) -> list[Design] | None:
     f = out / DESIGN
     if not f.exists():
         return None
+    if not f.is_file():
+        raise ExperimentError(f"{f} is not a readable design (not a file); remove it to plan again")
     try:
         data = json.loads(f.read_text(encoding="utf-8"))
         problem = design_problem(data)

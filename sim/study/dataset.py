@@ -109,6 +109,8 @@ def read_manifest(out: Path) -> dict | None:
 def parse_manifest(path: Path) -> tuple[dict | None, str | None]:
     """The manifest at ``path`` and None, or None and what makes it other than a manifest castle writes: every
     reader reads it through here, so a hand-damaged one (text where numbers go, nested 100,000 deep) is one line."""
+    if not path.is_file():  # (a FIFO would block the reader for ever)
+        return None, "not a file"
     try:
         manifest = files.read_json(path, files.MANIFEST, "a manifest")
     except UnicodeDecodeError:

@@ -50,6 +50,9 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
         if not parts:
             raise ArgumentError("{unknowns_of}: {folder} holds no results", folder=repr(folder))
         for part in parts:
+            if not part.is_file():  # (a FIFO would block the read for ever)
+                raise ArgumentError("{unknowns_of}: {part} is named as a Parquet part but is not a file; move it out",
+                                    part=str(part))
             rows = _exact_rows(part)
             if rows is None:
                 continue
