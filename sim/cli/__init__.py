@@ -32,7 +32,7 @@ from ..core.deals import DealError
 from ..core.moves import IllegalMoveError, MoveError
 from ..core.rules import UnknownDialectError, UnknownGameError
 from ..players.spec import UnknownPlayerError
-from .errors import Interrupted, UserError
+from .errors import Interrupted, UserError, cut
 
 app = typer.Typer(
     add_completion=False,
@@ -79,7 +79,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     args = sys.argv[1:] if argv is None else list(argv)
     problem = _closed_streams(args)
     if problem:
-        print(f"castle: {problem}", file=sys.stderr)
+        _say(problem)
         _leave(2)
     command = typer.main.get_command(app)
     try:
@@ -89,10 +89,10 @@ def main(argv: Optional[list[str]] = None) -> None:
     except typer.Abort:
         _leave(130)
     except typer.exceptions.TyperException as e:  # usage errors (typer's own click)
-        print(f"castle: {_usage(e, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
+        _say(_usage(e, args))
         _leave(2)
     except USER_ERRORS as e:
-        print(f"castle: {_one_line(e)}", file=sys.stderr)
+        _say(_one_line(e))
         _leave(2)
     except Interrupted as e:
         print(f"castle: interrupted ({e.left})", file=sys.stderr)
@@ -103,6 +103,11 @@ def main(argv: Optional[list[str]] = None) -> None:
     if rv == 130:  # typer's exit code for Ctrl-C (or a SIGTERM during a run)
         print(f"castle: interrupted ({_INTERRUPTED})", file=sys.stderr)
     _leave(rv if isinstance(rv, int) else 0)
+
+
+def _say(problem: str) -> None:
+    """The one line of an error: ``castle: ...``, cut to :data:`~.errors.MOST` characters."""
+    print(cut(f"castle: {problem}"), file=sys.stderr)
 
 
 #: the commands whose work is files: with standard output closed they still do it (what they print is discarded)
