@@ -56,9 +56,12 @@ def load_results(
     schemas = []
     for f in files:
         try:
-            schemas.append(pq.read_schema(f))
+            meta = pq.read_metadata(f)
+            schemas.append(meta.schema.to_arrow_schema())
         except (OSError, pa.ArrowException) as e:
             raise ResultsError(f"{f} is not a readable Parquet part ({_first_sentence(e)}); rerun the experiment to replace it") from None
+        if meta.num_rows == 0:  # (the runner writes a part only for deals played: an empty one is not its)
+            raise ResultsError(f"{f} holds no rows: castle never writes an empty part; move it out of {path}")
         problem = not_castle_rows(schemas[-1], keys)
         if problem:
             raise ResultsError(f"{f} is not a part castle wrote ({problem}); move it out of {path}")

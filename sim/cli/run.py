@@ -72,6 +72,10 @@ def run_cmd(
         _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [], settle)
         for exp, asked, target in zip(built, precision, targets):
             h = halfwidth if halfwidth is not None else asked.get("halfwidth")
+            if h is None and exp.unknowns_of and not exp.n_games:  # (a rerun finding every unknown settled: done, not wrong)
+                typer.echo(f"castle run: nothing to play: the exact runs of {', '.join(exp.unknowns_of)} left no deal of "
+                           f"{', '.join(g.full_slug for g in exp.games)} unknown that is not solved already", err=True)
+                continue
             if h is None:
                 _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
                 continue
