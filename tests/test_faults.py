@@ -752,3 +752,104 @@ def test_a_row_the_manifest_did_not_play_is_refused(judged_dataset, tmp_path, ch
     with pytest.raises(ResultsError) as e:
         load_results(copy)
     assert message in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("change,problem", [
+    (lambda m: m["experiment"].update(deal_range="0:60"), "its experiment's deal_range is \"0:60\""),
+    (lambda m: m["experiment"].update(deal_range=[60, 0]), "its experiment's deal_range is [60, 0]"),
+    (lambda m: m.update(runs="oops"), "its runs is \"oops\""),
+    (lambda m: m["runs"].append({"deal_range": [0, "9"]}), "its runs is"),
+    (lambda m: m["experiment"].update(seed=True), "its experiment's seed is true"),
+    (lambda m: m["experiment"].update(games={"bc": "1"}), "its experiment's games is"),
+    (lambda m: m["experiment"].update(players={"greedy": [1]}), "its experiment's players is"),
+    (lambda m: m["experiment"].update(deals={"bc": [-1]}), "its experiment's deals is"),
+    (lambda m: m.update(experiment=[]), "no experiment in it"),
+])
+def test_a_manifest_is_checked_whole_where_it_is_read(tmp_path, change, problem):
+    """One function (``parse_manifest``) reads every manifest: each field a manifest may hold is checked."""
+    from analysis.load import ResultsError, load_manifest
+    from sim.study.dataset import parse_manifest, read_manifest
+    from sim.study.experiment import ExperimentError
+
+    manifest = {"experiment": {"name": "x", "games": {"bc": 1}, "players": {"greedy": {"max_moves": 1000}}, "seed": 0,
+                               "deal_range": [0, 6], "chunk_size": 3, "engine_version": 1}, "runs": [{"deal_range": [0, 6]}]}
+    (tmp_path / "_manifest.json").write_text(json.dumps(manifest))
+    assert parse_manifest(tmp_path / "_manifest.json") == (manifest, None)
+    change(manifest)
+    (tmp_path / "_manifest.json").write_text(json.dumps(manifest))
+    assert problem in parse_manifest(tmp_path / "_manifest.json")[1]
+    with pytest.raises(ResultsError, match="is not a readable manifest"):
+        load_manifest(tmp_path)
+    with pytest.raises(ExperimentError, match="is unreadable"):
+        read_manifest(tmp_path)
+
+
+@pytest.mark.parametrize("change,problem", [
+    (lambda d: d.update(first="200"), 'its first is "200"'), (lambda d: d.update(rate=0), "its rate is 0"),
+    (lambda d: d.update(deals=2**63), "its deals is"), (lambda d: d.update(halfwidth=1e-300), "its halfwidth is"),
+    (lambda d: d.pop("game"), "no game"), (lambda d: d.update(colour="red"), "an unknown field 'colour'"),
+    (lambda d: d.update(first=2**63 - 10), "its deals run past the last deal number"),
+])
+def test_a_design_is_checked_whole_before_it_is_used(tmp_path, change, problem):
+    """A hand-damaged ``_design.json`` gave raw Python messages ("can only concatenate str (not "int") to str")."""
+    from sim.precision.design import DESIGN, read_design
+    from sim.study.experiment import ExperimentError
+
+    design = {"game": "beleaguered-castle", "halfwidth": 30.0, "rate": 1.0, "rate2": 1.0, "deals": 14, "first": 200,
+              "per_deal_variance": 0.24, "cpu_per_deal": 0.05, "predicted_cpu_hours": 0.0002, "settle": "", "solved_again": 0.0,
+              "unknown": 0.07}
+    (tmp_path / DESIGN).write_text(json.dumps({"experiment": "x", "cpu_hours": None, "designs": [design]}))
+    assert read_design(tmp_path)[0].first == 200
+    change(design)
+    (tmp_path / DESIGN).write_text(json.dumps({"experiment": "x", "cpu_hours": None, "designs": [design]}))
+    with pytest.raises(ExperimentError) as e:
+        read_design(tmp_path)
+    assert problem in str(e.value) and "remove it to plan again" in str(e.value), str(e.value)
+
+
+def test_a_plan_past_the_last_deal_number_is_refused():
+    """A half-width the pilot's unknowns leave almost no room for: the plan's deals would run past 2**63-1 (or overflow)."""
+    from sim.precision import Phases, plan
+    from sim.study.experiment import ExperimentError
+
+    tight = Phases(p=0.5, unknown=0.0199999999, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
+    with pytest.raises(ExperimentError, match="needs more deals after deal 1000 than there are deal numbers"):
+        plan(tight, "streets-and-alleys", 1.0, 1000, True)
+
+
+def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, monkeypatch):
+    """A run that could not play (here: its kernels fail to load) left a _manifest.json and a _lock in a folder of nothing,
+    and the manifest then made the folder another experiment's to the next run."""
+    import sim.study.runner as runner
+    from sim.study.experiment import build
+
+    def broken(exp):
+        raise OSError(errno.EIO, "the kernels did not load")
+
+    monkeypatch.setattr(runner, "_warm_up", broken)
+    out = tmp_path / "new" / "run"
+    exp = build({}, games=["bc"], players=["greedy"], deals=6, chunk_size=3)
+    with pytest.raises(OSError):
+        runner.run(exp, out)
+    assert not (tmp_path / "new").exists()
+    monkeypatch.undo()
+    runner.run(exp, out)  # (the same experiment afterwards: played whole)
+    assert len(list(out.rglob("part-*.parquet"))) == 2
+    monkeypatch.setattr(runner, "_warm_up", broken)
+    with pytest.raises(OSError):  # a folder holding parts keeps everything
+        runner.run(build({}, games=["bc"], players=["greedy"], deals=9, chunk_size=3), out)
+    assert (out / "_manifest.json").exists() and len(list(out.rglob("part-*.parquet"))) == 2
+
+
+def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
+    """Issue 51, 5: the range grew during a run and only the experiment's last range said so."""
+    from sim.study.experiment import build
+    from sim.study.runner import run
+
+    out = tmp_path / "run"
+    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)
+    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)  # the same range: no change
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3), out, reason="a test's reason")
+    changes = json.loads((out / "_manifest.json").read_text())["range_changes"]
+    assert [(c["from"], c["to"]) for c in changes] == [(None, [0, 3]), ([0, 3], [0, 6])]
+    assert changes[0]["reason"] == "the experiment asked for deals 0 to 2" and changes[1]["reason"] == "a test's reason"

@@ -8,9 +8,9 @@ A standard stream closed (``>&-``, ``2>&-``, ``<&-``) is opened on
 ``/dev/null`` before anything runs, so no file the command opens takes its
 number (a C library writing to "standard error" would write into it).
 Then: with standard output closed, a command whose output is what it
-prints (every command but ``run``, ``report``, and ``show``/``replay`` with
+prints (every command but ``run``, ``report``, ``replay``, and ``show`` with
 ``--out``) says so in one line and exits 2 before doing any work; those
-four write their files and exit 0, what they would print discarded. With
+write their files and exit 0, what they would print discarded. With
 standard error closed, every command runs as usual: its messages are
 discarded, its exit status still says how it ended. With standard input
 closed, a ``-`` that reads it (``--board -``, ``--moves -``) is one line.
@@ -111,9 +111,9 @@ def _say(problem: str) -> None:
 
 
 #: the commands whose work is files: with standard output closed they still do it (what they print is discarded)
-_WRITERS = ("run", "report")
+_WRITERS = ("run", "report", "replay")
 #: the commands that write a file with ``--out`` and print it without
-_OUT_WRITERS = ("show", "replay")
+_OUT_WRITERS = ("show",)
 
 
 def _closed_streams(args: list[str]) -> str | None:
