@@ -62,7 +62,7 @@ def _name_in(names) -> str:
 _JUDGE = _name_in(JUDGES)
 _PILES = "CASE _slug " + " ".join(f"WHEN {quote(g.slug)} THEN {g.n_piles}" for g in GAMES) + " END"
 _DIALECTS = " OR ".join(f"(_slug = {quote(g.slug)} AND dialect IN {in_list((SHEET, *dialects_of(g)))})" for g in GAMES)
-_CORRIDOR_WON = f"(_name = {quote(CORRIDOR.name)} AND result = 'won')"
+_CORRIDOR_WON = f"(_name = {quote(CORRIDOR.name)} AND _won)"
 
 #: every column's rule (a column no rule names fails tests/test_faults.py's test of them all)
 CHECKS: dict[str, Check] = {
@@ -76,9 +76,9 @@ CHECKS: dict[str, Check] = {
     "result": Check(f"result IS NULL OR (_judge AND result NOT IN {in_list(_EXACT)}) "
                     f"OR (NOT _judge AND result NOT IN {in_list(_PLAYED)})",
                     "won, lost or unknown for an exact player (the solver's kind), won, stuck or gave_up for the others"),
-    "won": Check("won IS NULL OR won <> (result = 'won')", "true exactly when result is won"),
+    "won": Check("won IS NULL OR won <> _won", "true exactly when result is won"),
     "moves": Check(f"moves IS NULL OR moves < 0 OR moves > {MOST_MOVES}", f"0 to {MOST_MOVES:,}"),
-    "cards_home": Check(f"cards_home IS NULL OR cards_home < 0 OR cards_home > {CARDS} OR (cards_home = {CARDS}) <> (result = 'won')",
+    "cards_home": Check(f"cards_home IS NULL OR cards_home < 0 OR cards_home > {CARDS} OR (cards_home = {CARDS}) <> _won",
                         f"0 to {CARDS}, {CARDS} exactly when the game is won"),
     "base_rank": Check("base_rank < 0 OR base_rank > 12", "0 (Ace) to 12 (King), or null"),
     "max_empty_piles": Check(f"max_empty_piles IS NULL OR max_empty_piles < 0 OR max_empty_piles > {_PILES}",
@@ -179,7 +179,7 @@ def check_values(path: Path, files: list[str], exp: dict | None = None, names: s
 def _rows(files: list[str], names: set[str]) -> str:
     """The rows of the parts ``files`` as SQL: every column of :data:`ALL_COLUMNS` (null where a part has none), text
     columns as text, and what the checks ask of a row: its game's slug (``_slug``) and name with its dialect
-    (``_game``), its player's name (``_name``) and whether that is an exact player's (``_judge``)."""
+    (``_game``), its player's name (``_name``), whether that is an exact player's (``_judge``), whether it won (``_won``)."""
     hive = not {"game", "player"} <= names
     missing = "".join(f", NULL::{_TYPES.get(c, 'BIGINT')} AS \"{c}\"" for c in ALL_COLUMNS
                       if c not in names and not (hive and c in ("game", "player")))
@@ -188,7 +188,7 @@ def _rows(files: list[str], names: set[str]) -> str:
               f"filename = true, file_row_number = true, hive_partitioning = {str(hive).lower()})")
     return (f"SELECT *, split_part(game, '@', 1) AS _slug, CASE WHEN dialect IS NULL OR dialect = {quote(SHEET)} THEN game "
             f"ELSE game || '@' || dialect END AS _game, split_part(player, ':', 1) AS _name, "
-            f"split_part(player, ':', 1) IN {in_list(JUDGES)} AS _judge FROM ({source})")
+            f"_name IN {in_list(JUDGES)} AS _judge, result = 'won' AS _won FROM ({source})")
 
 
 def _cut(text: str, most: int = 60) -> str:
