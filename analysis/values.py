@@ -9,8 +9,9 @@ the column and the first bad value.
 :data:`CHECKS` holds, for every column a row may carry (:data:`sim.players.record.COLUMNS` and the players' own),
 an SQL condition that is true of a bad value and what is allowed instead; :func:`check_values` adds what the
 manifest says (the deals played, the versions) and asks DuckDB for the first row any condition holds of, over
-the parts where they lie (about a second a million rows). The seed, games and players a manifest names are
-checked before, by :mod:`analysis.load`, whose message names a part of another dataset as such.
+the parts where they lie (a few seconds for the 1.4 million rows of data/published on two cores). The seed,
+games and players a manifest names are checked before, by :mod:`analysis.load`, whose message names a part of
+another dataset as such.
 """
 
 from __future__ import annotations

@@ -816,7 +816,8 @@ def test_commands_that_write_files_do_their_work_with_standard_output_closed(pla
     """``run``, ``report``, ``replay`` and ``show --out`` write their files (what they would print is discarded)."""
     for args, made in ((["run", *SMALL[:4], "--deals", "4", "--no-progress", "--out", str(tmp_path / "d")], tmp_path / "d" / "_manifest.json"),
                        (["report", str(tmp_path / "d"), "--out", str(tmp_path / "r"), "--no-replays"], tmp_path / "r" / "index.html"),
-                       (["show", "bc", "1", "--out", str(tmp_path / "b.svg")], tmp_path / "b.svg")):
+                       (["show", "bc", "1", "--out", str(tmp_path / "b.svg")], tmp_path / "b.svg"),
+                       (["replay", "bc", "1", "--player", "greedy", "--out", str(tmp_path / "g.html")], tmp_path / "g.html")):
         p = subprocess.run(CASTLE + args, cwd=place, stderr=subprocess.PIPE, text=True, timeout=300, preexec_fn=_closed(1))
         assert p.returncode == 0 and made.is_file(), p.stderr
 
@@ -872,12 +873,34 @@ def test_every_json_line_castle_prints_is_strict(place):
         assert p.returncode == 0 and all(strict(line) for line in p.stdout.splitlines()), p.stderr
 
 
-def test_the_run_a_folder_was_planned_for_resumes_it(place_b):
-    """The checks refuse only what differs: the rerun asking what hw/ was planned for gets past them (to its pilot's
-    own check, here: hw/ has no pilot yet, so --pilot 50 is refused by the pilot's bounds, not by the design)."""
-    p = subprocess.run(CASTLE + [*HW, "--halfwidth", "30", "--out", "hw", "--pilot", "50"], cwd=place_b, capture_output=True,
-                       text=True, timeout=120)
-    assert p.returncode == 2 and "--pilot must be at least 100 deals, got 50" in p.stderr, p.stderr
+def test_the_run_a_folder_was_planned_for_passes_its_checks(place_b):
+    """The checks refuse only what differs from the design: the rerun asking what hw/ was planned for (its settle player
+    given or not) passes them, and would resume."""
+    from sim.precision.folder import check_request
+    from sim.study.experiment import build
+
+    exp = build({}, games=["bc"], players=["phased"], deal_range="100:1000")
+    for settle, given in (("none", True), ("settle", False)):
+        check_request(exp, place_b / "hw", 30.0, None, 100, settle, given)
+
+
+def test_a_rerun_that_finds_every_unknown_solved_says_there_is_nothing_to_play(place, tmp_path):
+    """``--unknowns-of`` a folder whose exact runs left no deal unknown: exit 0, one line, nothing written (it said
+    "0 games played" and left a manifest)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from synthetic import write_dataset
+
+    solved = write_dataset(tmp_path / "solved", deals=12, games=("beleaguered-castle",), players=())
+    for part in solved.rglob("part-*.parquet"):
+        table = pq.read_table(part)
+        result = [r if r != "unknown" else "lost" for r in table.column("result").to_pylist()]
+        pq.write_table(table.set_column(table.schema.get_field_index("result"), "result", pa.array(result)), part)
+    p = subprocess.run(CASTLE + ["run", "--game", "bc", "--unknowns-of", str(solved), "--out", str(tmp_path / "new")], cwd=place,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stderr.startswith("castle run: nothing to play: the exact runs of"), p.stderr
+    assert not (tmp_path / "new").exists() and p.stdout == ""
 
 
 def test_a_plugin_player_named_in_capitals_is_listed_and_chosen_by_one_name(tmp_path):

@@ -853,3 +853,20 @@ def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
     changes = json.loads((out / "_manifest.json").read_text())["range_changes"]
     assert [(c["from"], c["to"]) for c in changes] == [(None, [0, 3]), ([0, 3], [0, 6])]
     assert changes[0]["reason"] == "the experiment asked for deals 0 to 2" and changes[1]["reason"] == "a test's reason"
+
+
+def test_each_block_of_a_run_to_a_halfwidth_says_why_its_range_grew(tmp_path):
+    """The main run grows its folder's deal range block by block: each block's run is given the design as its reason."""
+    import sim.precision.run as P
+    from sim.study.experiment import build
+    from sim.study.runner import RunSummary
+
+    exp = build(name="x", games=["beleaguered-castle"], players=["phased"], deal_range="100:140")
+    reasons = []
+
+    def run(e, out, **kw):
+        reasons.append(kw["reason"])
+        return RunSummary(out, e.end - e.first, 0, 0, [], 0.1, True)
+
+    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, why="the design's 40 deals")
+    assert reasons[0] == "block 1 of 20 of the design's 40 deals" and reasons[-1] == "block 20 of 20 of the design's 40 deals"
