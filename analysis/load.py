@@ -8,7 +8,6 @@ own, so no figure of the rule sheets' games ever mixes its rows in.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd

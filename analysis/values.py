@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.deals import MAX_DEAL, PYSOL_SEED
-from sim.core.outcome import RESULTS, Result
+from sim.core.outcome import Result
 from sim.core.rules import GAMES, SHEET, dialects_of
 from sim.players.builtin import BUILTIN_PLAYERS, CORRIDOR, MISTAKES, PHASED
 from sim.players.record import COLUMNS
