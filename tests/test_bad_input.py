@@ -594,10 +594,8 @@ UNBOUNDED_READS_ALLOWED = {
     ("sim/explain/features.py", "read_text"): "the package's own kernel source, hashed into the features' digest",
     ("sim/study/dataset.py", "open"): "os.open of the run's lock file: held, never read",
     ("analysis/readme.py", "read_text"): "the checkout's own README.md (make figures), not a user's file",
-    # issue 50's other part rewrites these two readers (damaged manifests, _design.json); at the merge they read
-    # through sim.core.files.read_json(path, files.MANIFEST, ...) and leave this list
-    ("analysis/load.py", "read_text"): "a manifest: bounded by issue 50's other part",
-    ("sim/precision/design.py", "read_text"): "_design.json: bounded by issue 50's other part",
+    ("sim/cli/__init__.py", "open"): "/dev/null opened on a closed standard stream and wrapped as sys.stdin (read through "
+                                     "the bounded reader like any standard input)",
 }
 #: calls that read a file (or a stream) whole, or open one to read it
 READERS = {"read_text", "read_bytes", "open", "load", "decompress", "readlines"}

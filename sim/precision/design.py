@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import files
 from ..core.deals import MAX_DEAL
 from ..core.jsontext import dumps
 from ..players.registry import choose_player
@@ -193,12 +194,14 @@ def read_design(out: Path) -> list[Design] | None:
     if not f.is_file():
         raise ExperimentError(f"{f} is not a readable design (not a file); remove it to plan again")
     try:
-        data = json.loads(f.read_text(encoding="utf-8"))
+        data = files.read_json(f, files.MANIFEST, "a design")
         problem = design_problem(data)
-    except RecursionError:
-        problem = "nested too deep"
-    except (OSError, ValueError) as e:
-        problem = e.__class__.__name__
+    except UnicodeDecodeError:
+        problem = "not UTF-8 text"
+    except ValueError as e:
+        problem = "nested too deep" if "nested" in str(e) else "not JSON"
+    except OSError as e:  # (larger than a design may be, too)
+        problem = e.strerror or e.__class__.__name__
     if problem:
         raise ExperimentError(f"{f} is not a readable design ({problem}); remove it to plan again") from None
     return [Design(**d) for d in data["designs"]]
