@@ -122,11 +122,8 @@ class BadValue(ValueError):
 def manifest_checks(exp: dict) -> dict[str, list[tuple[str, str]]]:
     """The conditions (bad SQL, allowed) an experiment's manifest adds: the deals it played, its versions."""
     out: dict[str, list[tuple[str, str]]] = {}
-    listed = exp.get("deals")
-    if isinstance(listed, dict) and listed:
-        rows = [(g, int(d)) for g, deals in listed.items() for d in deals]
-        values = ", ".join(f"({quote(g)}, {d})" for g, d in rows)
-        out["deal"] = [(f"NOT EXISTS (SELECT 1 FROM (VALUES {values}) l(g, d) WHERE l.g = _game AND l.d = deal)",
+    if listed_deals(exp) is not None:  # (the table _listed: :func:`check_values` registers it)
+        out["deal"] = [("NOT EXISTS (SELECT 1 FROM _listed l WHERE l.g = _game AND l.d = deal)",
                         "one of the deals the manifest lists for its game")]
     elif isinstance(exp.get("deal_range"), list) and len(exp["deal_range"]) == 2:
         first, end = exp["deal_range"]
@@ -139,6 +136,17 @@ def manifest_checks(exp: dict) -> dict[str, list[tuple[str, str]]]:
             case = "CASE " + key + " " + " ".join(f"WHEN {quote(k)} THEN {v}" for k, v in known.items()) + " END"
             out[column] = [(f"{column} <> {case}", f"the version the manifest names for its {section[:-1] if key == '_game' else 'player'}")]
     return out
+
+
+def listed_deals(exp: dict):
+    """The deals an ``unknowns_of`` experiment lists, as a table of (game, deal); None if its deals are a range."""
+    listed = exp.get("deals")
+    if not isinstance(listed, dict) or not listed:
+        return None
+    import pyarrow as pa
+
+    rows = [(g, int(d)) for g, deals in listed.items() for d in deals]
+    return pa.table({"g": pa.array([g for g, _ in rows], pa.string()), "d": pa.array([d for _, d in rows], pa.int64())})
 
 
 def check_values(path: Path, files: list[str], exp: dict | None = None, names: set[str] | None = None) -> None:
@@ -156,6 +164,8 @@ def check_values(path: Path, files: list[str], exp: dict | None = None, names: s
     conditions += [(c, f"({bad})", allowed) for c, more in extra.items() for bad, allowed in more]
     any_bad = " OR ".join(f"coalesce({bad}, FALSE)" for _, bad, _ in conditions)
     con = duckdb.connect(config={"threads": min(2, os.cpu_count() or 1)})
+    if (listed := listed_deals(exp or {})) is not None:
+        con.register("_listed", listed)
     try:  # the first bad row in one pass over every part; then, in its part alone, which of its values is bad
         found = con.execute(f"SELECT filename, file_row_number FROM ({_rows(files, names)}) WHERE {any_bad} "
                             "ORDER BY filename, file_row_number LIMIT 1").fetchone()
