@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim.core.deals import MAX_DEAL, PYSOL_SEED
-from sim.core.outcome import Result
+from sim.core.outcome import RESULTS, Result
 from sim.core.rules import GAMES, SHEET, dialects_of
 from sim.players.builtin import BUILTIN_PLAYERS, CORRIDOR, MISTAKES, PHASED
 from sim.players.record import COLUMNS
@@ -39,6 +39,8 @@ BASES = (1 << 13) - 1
 
 _EXACT = (Result.WON.value, Result.LOST.value, Result.UNKNOWN.value)
 _PLAYED = (Result.WON.value, Result.STUCK.value, Result.GAVE_UP.value)
+#: the toolkit's players that play a game move by move (a plug-in's own kind is not known: any result name is allowed it)
+_HEURISTIC = tuple(p.name for p in BUILTIN_PLAYERS if p.name not in JUDGES)
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,10 @@ CHECKS: dict[str, Check] = {
     "seed": Check(f"seed IS NULL OR seed < {PYSOL_SEED}", f"a seed from 0, or {PYSOL_SEED} (PySol's numbers)"),
     "deal": Check(f"deal IS NULL OR deal < (CASE WHEN seed = {PYSOL_SEED} THEN 1 ELSE 0 END) OR deal > {MAX_DEAL}",
                   "a deal number from 0 (PySol's from 1) to 2**63-1"),
-    "result": Check(f"result IS NULL OR (_judge AND result NOT IN {in_list(_EXACT)}) "
-                    f"OR (NOT _judge AND result NOT IN {in_list(_PLAYED)})",
-                    "won, lost or unknown for an exact player (the solver's kind), won, stuck or gave_up for the others"),
+    "result": Check(f"result IS NULL OR result NOT IN {in_list(RESULTS)} OR (_judge AND result NOT IN {in_list(_EXACT)}) "
+                    f"OR ({_name_in(_HEURISTIC)} AND result NOT IN {in_list(_PLAYED)})",
+                    "won, lost or unknown for an exact player (the solver's kind), won, stuck or gave_up for the "
+                    "toolkit's other players"),
     "won": Check("won IS NULL OR won <> _won", "true exactly when result is won"),
     "moves": Check(f"moves IS NULL OR moves < 0 OR moves > {MOST_MOVES}", f"0 to {MOST_MOVES:,}"),
     "cards_home": Check(f"cards_home IS NULL OR cards_home < 0 OR cards_home > {CARDS} OR (cards_home = {CARDS}) <> _won",
