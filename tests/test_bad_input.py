@@ -672,7 +672,8 @@ HW = ["run", "--game", "bc", "--deal-range", "100:1000", "--pilot", "100", "--se
 @pytest.fixture(scope="module")
 def place_b(place) -> Path:
     """``place`` with datasets whose values, manifests or designs are damaged, catalogues with impossible values, a part
-    that is a FIFO, a folder planned to ±30 points, and a board holding a token of two million characters."""
+    that is a FIFO, a folder planned to ±30 points, and a board holding a token of 60,000 characters (under a board
+    file's bound)."""
     import os
     import shutil
 
@@ -731,7 +732,7 @@ def place_b(place) -> Path:
         (place / name).mkdir()
         (place / name / "_design.json").write_text(text)
     good = (place / "boards" / "good.txt").read_text().splitlines()
-    (place / "boards" / "huge-token.txt").write_text("\n".join([good[0], good[1] + " " + "Z" * 2_000_000] + good[2:]) + "\n")
+    (place / "boards" / "huge-token.txt").write_text("\n".join([good[0], good[1] + " " + "Z" * 60_000] + good[2:]) + "\n")
     return place
 
 
