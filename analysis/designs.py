@@ -65,6 +65,8 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
+from sim.core.jsontext import dumps
+
 from .stats import is_solver, player_name, rate_interval, rows_of
 
 Z = 1.959963984540054  #: the normal quantile of a 95% interval
@@ -137,7 +139,7 @@ class Estimate:
         solved_again (deals unknown at the full budget solved again deeper)."""
         d = asdict(self) | {"solved_again": self.again}
         keep = ("game", "player", "design", "estimate", "lo", "hi", "deals", "cpu_seconds", "solved_again")
-        return json.dumps({k: (round(d[k], 6) if isinstance(d[k], float) else d[k]) for k in keep})
+        return dumps({k: (round(d[k], 6) if isinstance(d[k], float) else d[k]) for k in keep})  # (null: not defined)
 
 
 # --------------------------------------------------------------------------------------------------------------

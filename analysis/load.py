@@ -8,7 +8,6 @@ own, so no figure of the rule sheets' games ever mixes its rows in.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -17,14 +16,11 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
-from sim.study.dataset import MANIFEST
+from sim.study.dataset import MANIFEST, parse_manifest
 
-from .parts import column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
+from .parts import ResultsError, column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
 from .stats import is_judge
-
-
-class ResultsError(ValueError):
-    """A path that holds no result dataset."""
+from .values import BadValue, check_values
 
 
 def load_results(
@@ -59,9 +55,12 @@ def load_results(
     schemas = []
     for f in files:
         try:
-            schemas.append(pq.read_schema(f))
+            meta = pq.read_metadata(f)
+            schemas.append(meta.schema.to_arrow_schema())
         except (OSError, pa.ArrowException) as e:
             raise ResultsError(f"{f} is not a readable Parquet part ({_first_sentence(e)}); rerun the experiment to replace it") from None
+        if meta.num_rows == 0:  # (the runner writes a part only for deals played: an empty one is not its)
+            raise ResultsError(f"{f} holds no rows: castle never writes an empty part; move it out of {path}")
         problem = not_castle_rows(schemas[-1], keys)
         if problem:
             raise ResultsError(f"{f} is not a part castle wrote ({problem}); move it out of {path}")
@@ -109,7 +108,26 @@ def load_results(
         _rows_of_the_manifest(df, load_manifest(path)["experiment"], files, path)
     if judged_only and len(files) < len(every):
         _check_cheap_parts(path, [f for f in every if f not in set(files)], len(nested) <= 1)
+    _check_values(path, every, nested, {f: s.names for f, s in zip(every, schemas)})
     return df
+
+
+def _check_values(path: Path, files: list[str], nested: list[Path], names: dict[str, list[str]]) -> None:
+    """Every value of every part, read or left on disk, against its column's meaning and its dataset's manifest
+    (:mod:`analysis.values`): each dataset's parts against its own manifest, the deepest first (``names``: each
+    part's columns)."""
+    left = list(files)
+    for root in sorted(nested, key=lambda p: -len(p.parts)):
+        mine = [f for f in left if Path(f).is_relative_to(root)]
+        left = [f for f in left if not Path(f).is_relative_to(root)]
+        try:
+            check_values(path, mine, load_manifest(root).get("experiment"), set().union(*(names[f] for f in mine)))
+        except BadValue as e:
+            raise ResultsError(str(e)) from None
+    try:
+        check_values(path, left, None, set().union(*(names[f] for f in left)))
+    except BadValue as e:
+        raise ResultsError(str(e)) from None
 
 
 def _rows_of_the_manifest(df: pd.DataFrame, exp: dict, files: list[str], path: Path) -> None:
@@ -219,12 +237,9 @@ def load_manifest(path: str | Path) -> dict:
     file = Path(path) / MANIFEST
     if not file.exists():
         return {}
-    try:
-        manifest = json.loads(file.read_text())
-    except (OSError, ValueError) as e:
-        raise ResultsError(f"{file} is not a readable manifest ({e.__class__.__name__})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):  # as the runner reads it
-        raise ResultsError(f"{file} is not a readable manifest (no experiment in it)")
+    manifest, problem = parse_manifest(file)
+    if problem:
+        raise ResultsError(f"{file} is not a readable manifest ({problem})")
     return manifest
 
 

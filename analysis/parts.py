@@ -21,14 +21,29 @@ from sim.players.record import COLUMNS
 from sim.study.dataset import arrow_type
 
 
+class ResultsError(ValueError):
+    """A path that holds no result dataset (or holds something other than one)."""
+
+
 def parquet_parts(path: Path) -> list[str]:
-    """Every finished Parquet part below ``path`` (temporary and hidden files skipped)."""
+    """Every finished Parquet part below ``path`` (temporary and hidden files skipped). One named as a part that is not
+    a regular file (a FIFO would block its reader for ever, a folder reads as nothing) is refused."""
     if not path.is_dir():
         return []
-    return sorted(
-        str(f) for f in path.rglob("*.parquet")
-        if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts)
-    )
+    parts = sorted(f for f in path.rglob("*.parquet") if not any(part.startswith((".", "_")) for part in f.relative_to(path).parts))
+    odd = next((f for f in parts if not f.is_file()), None)
+    if odd is not None:
+        raise ResultsError(f"{odd} is named as a Parquet part but is not a file (a {_kind_of(odd)}); move it out of {path}")
+    return [str(f) for f in parts]
+
+
+def _kind_of(path: Path) -> str:
+    """What a path that is not a regular file is, in a word."""
+    for kind, test in (("folder", path.is_dir), ("FIFO", path.is_fifo), ("socket", path.is_socket),
+                       ("device", lambda: path.is_block_device() or path.is_char_device())):
+        if test():
+            return kind
+    return "link to nothing" if path.is_symlink() else "special file"
 
 
 def folder_keys(path: Path, file: str) -> list[str]:

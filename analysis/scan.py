@@ -38,8 +38,31 @@ from .frames import FrameRows
 from .picks import ALL, Only, Pick, in_list, quote
 from .stats import JUDGES, SOLVER_ONLY, UNKNOWN, UNWINNABLE, Paired, paired_of_counts
 
-#: DuckDB's memory limit for a report: beyond it, joins, sorts and aggregates spill to a temporary folder
-MEMORY_LIMIT = os.environ.get("CASTLE_DUCKDB_MEMORY", "256MB")
+#: DuckDB's memory limit for a report, unless ``CASTLE_DUCKDB_MEMORY`` says (:func:`memory_limit`): beyond it, joins,
+#: sorts and aggregates spill to a temporary folder
+MEMORY_LIMIT = "256MB"
+#: the least memory DuckDB is given: below it a query's first blocks do not fit
+LEAST_MEMORY = 16 * 10**6
+_UNITS = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def memory_limit() -> str:
+    """The memory DuckDB may take: ``CASTLE_DUCKDB_MEMORY`` (a size with its unit, 512MB, 2GB, 1.5GiB), else
+    :data:`MEMORY_LIMIT`; one line (:class:`analysis.load.ResultsError`) for anything else."""
+    import re
+
+    from .load import ResultsError
+
+    text = os.environ.get("CASTLE_DUCKDB_MEMORY")
+    if text is None:
+        return MEMORY_LIMIT
+    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", text)
+    size = float(m[1]) * _UNITS[m[2].lower()] if m and m[2].lower() in _UNITS else None
+    if size is None or size < LEAST_MEMORY:
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise ResultsError(f"CASTLE_DUCKDB_MEMORY={shown!r} is not a memory size DuckDB can work in: give one with its unit, "
+                           "from 16MB (e.g. 512MB, 2GB, 1.5GiB), or unset it for 256MB")
+    return text.strip()
 #: the columns of a cheap row the report asks about (the rest stay on disk)
 COLUMNS = ("game", "player", "player_params", "seed", "deal", "result", "won", "moves", "cards_home", "base_rank", "cpu_us")
 
@@ -53,7 +76,7 @@ class CheapRows:
 
     def __init__(self, parts: list[tuple[str, list[str]]], folder_keys: dict[str, list[str]] | None = None):
         self._tmp = tempfile.TemporaryDirectory(prefix="castle-scan-")
-        self.con = duckdb.connect(config={"memory_limit": MEMORY_LIMIT, "threads": min(2, os.cpu_count() or 1),
+        self.con = duckdb.connect(config={"memory_limit": memory_limit(), "threads": min(2, os.cpu_count() or 1),
                                           "temp_directory": self._tmp.name, "preserve_insertion_order": False})
         selects = []
         for order, (label, files) in enumerate(parts):

@@ -53,6 +53,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                 columns["nodes"] = rng.integers(100, 10**6, deals)
                 if game == "selective-castle":
                     columns["bases_won"] = np.where(won, rng.integers(1, 2**13, deals), 0)
+            columns = _consistent(columns)
             table = pa.table({f.name: pa.array(columns.get(f.name, [None] * deals)).cast(f.type) for f in row_schema},
                              schema=row_schema)
             write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-0-{deals - 1}.parquet")
@@ -61,6 +62,16 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
     manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}}, "finished": "synthetic"}
     (root / MANIFEST).write_text(json.dumps(manifest))
     return root
+
+
+def _consistent(columns: dict) -> dict:
+    """The drawn columns made to agree as a played row's do (analysis/values.py refuses any other): ``won`` exactly
+    when ``result`` is won, 52 cards home exactly then, at most one position more than the moves."""
+    won = np.asarray(columns["result"]) == "won"
+    moves = np.asarray(columns["moves"])
+    home = np.asarray(columns["cards_home"])
+    return {**columns, "won": won, "cards_home": np.where(won, 52, np.minimum(home, 51)),
+            "positions": np.minimum(np.asarray(columns["positions"]), moves + 1)}
 
 
 def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
@@ -86,6 +97,7 @@ def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
                     "unknown_moves": rng.integers(0, 2, deals), "question_nodes": np.full(deals, 2_000_000)}
         corridor["decisions"] = [None if d < 0 else int(d) for d in corridor["decisions"]]
         corridor["critical"] = [None if d < 0 else int(d) for d in corridor["critical"]]
+        corridor["difficulty"] = [None if d != d else float(d) for d in corridor["difficulty"]]  # (null, as the corridor writes)
         reviews = []
         for k in range(deals):
             rows = []
@@ -116,6 +128,7 @@ def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
             if not n_rows:
                 continue
             row_schema = schema(spec.extra_columns)
+            cols = _consistent(cols)
             table = pa.table({f.name: pa.array(cols.get(f.name) if cols.get(f.name) is not None else [None] * n_rows).cast(f.type)
                               for f in row_schema}, schema=row_schema)
             first, last = (0, deals - 1) if spec is not SETTLE else (int(cols["deal"].min()), int(cols["deal"].max()))

@@ -519,6 +519,8 @@ def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_ca
     for part in data.glob("game=*/player=corridor/*.parquet"):  # the catalogue: the judges' rows under seed -1
         table = pq.read_table(part)
         table = table.set_column(table.schema.get_field_index("seed"), "seed", pa.array(np.full(len(table), -1, np.int64)))
+        deal = table.schema.get_field_index("deal")  # (PySol's game numbers start at 1)
+        table = table.set_column(deal, "deal", pa.compute.add(table.column(deal), 1))
         write_atomic(table, part.with_name("part-pysol.parquet"))
     dealt = []
     monkeypatch.setattr(report, "_replayer", lambda seed: (lambda game, deal, player, path: dealt.append(seed)))

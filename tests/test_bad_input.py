@@ -594,10 +594,8 @@ UNBOUNDED_READS_ALLOWED = {
     ("sim/explain/features.py", "read_text"): "the package's own kernel source, hashed into the features' digest",
     ("sim/study/dataset.py", "open"): "os.open of the run's lock file: held, never read",
     ("analysis/readme.py", "read_text"): "the checkout's own README.md (make figures), not a user's file",
-    # issue 50's other part rewrites these two readers (damaged manifests, _design.json); at the merge they read
-    # through sim.core.files.read_json(path, files.MANIFEST, ...) and leave this list
-    ("analysis/load.py", "read_text"): "a manifest: bounded by issue 50's other part",
-    ("sim/precision/design.py", "read_text"): "_design.json: bounded by issue 50's other part",
+    ("sim/cli/__init__.py", "open"): "/dev/null opened on a closed standard stream and wrapped as sys.stdin (read through "
+                                     "the bounded reader like any standard input)",
 }
 #: calls that read a file (or a stream) whole, or open one to read it
 READERS = {"read_text", "read_bytes", "open", "load", "decompress", "readlines"}
@@ -661,3 +659,263 @@ def test_explain_never_gives_a_probability_outside_0_to_1():
         model.certain_from = []  # no probe's win hides the model's probability
         with pytest.raises(M.ModelError, match=r"sim/explain/models/castles-end.json.gz: gives a probability of .*, outside \[0, 1\]"):
             explain(g, [g.deal(3)], model)
+
+
+# issue 50, part B: values a file holds (rows, manifests, designs, catalogues) never trusted, runs to a half-width checked
+# before the pilot, closed standard streams, long error lines, options without the option they go with
+
+import json  # noqa: E402
+
+HW = ["run", "--game", "bc", "--deal-range", "100:1000", "--pilot", "100", "--settle", "none"]  #: the run hw/ was planned for
+
+
+@pytest.fixture(scope="module")
+def place_b(place) -> Path:
+    """``place`` with datasets whose values, manifests or designs are damaged, catalogues with impossible values, a part
+    that is a FIFO, a folder planned to ±30 points, and a board holding a token of 60,000 characters (under a board
+    file's bound)."""
+    import os
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from synthetic import write_dataset
+
+    data, small = place / "data", place / "data" / "small"
+
+    def doctored(name: str, column: str, value, rows=slice(None), part: str = "part-0-2.parquet") -> Path:
+        shutil.copytree(small, data / name)
+        path = data / name / PART / part
+        table = pq.read_table(path)
+        values = table.column(column).to_pylist()
+        values[rows] = [value] * len(values[rows])
+        table = table.set_column(table.schema.get_field_index(column), column, pa.array(values, table.schema.field(column).type))
+        pq.write_table(table, path)
+        return data / name
+
+    doctored("banana", "result", "banana", slice(1, 2))
+    doctored("nulls", "result", None)
+    doctored("negative-cpu", "cpu_us", -20_000_000_000_000)
+    doctored("deal-beyond", "deal", 1_000_000, slice(2, 3))
+    for name, change in (("deep-manifest", None), ("text-range", ("deal_range", "0:60")), ("runs-oops", ("runs", "oops"))):
+        shutil.copytree(small, data / name)
+        manifest = json.loads((small / "_manifest.json").read_text())
+        if change is None:
+            text = '{"experiment": ' + "[" * 100_000 + "]" * 100_000 + "}"
+        else:
+            (manifest["experiment"] if change[0] == "deal_range" else manifest)[change[0]] = change[1]
+            text = json.dumps(manifest)
+        (data / name / "_manifest.json").write_text(text)
+    shutil.copytree(small, data / "fifo")
+    os.mkfifo(data / "fifo" / PART / "part-6-8.parquet")
+    shutil.copytree(small, data / "no-rows")
+    for part in (data / "no-rows").rglob("part-*.parquet"):
+        pq.write_table(pq.read_table(part).slice(0, 0), part)
+    # catalogues of the deals' difficulty whose values no corridor writes
+    for name, column, value in (("cat-inf", "difficulty", float("inf")), ("cat-negative", "difficulty", -50.0),
+                                ("cat-null", "decisions", None)):
+        root = write_dataset(place / name, deals=12, games=("streets-and-alleys",), players=(), solver=False, judged=True)
+        part = next(root.glob("game=*/player=corridor/*.parquet"))
+        table = pq.read_table(part)
+        won = table.column("result").to_pylist().index("won")
+        values = table.column(column).to_pylist()
+        values[won] = value
+        table = table.set_column(table.schema.get_field_index(column), column, pa.array(values, table.schema.field(column).type))
+        pq.write_table(table, part)
+    design = {"game": "beleaguered-castle", "halfwidth": 30.0, "rate": 1.0, "rate2": 1.0, "deals": 14, "first": 200,
+              "per_deal_variance": 0.24, "cpu_per_deal": 0.05, "predicted_cpu_hours": 0.0002, "settle": "", "solved_again": 0.0,
+              "unknown": 0.07}
+    for name, text in (("hw", json.dumps({"experiment": "adhoc", "cpu_hours": None, "designs": [design]})),
+                       ("hw-bad", json.dumps({"experiment": "adhoc", "cpu_hours": None, "designs": [{**design, "first": "200"}]})),
+                       ("hw-deep", '{"designs": ' + "[" * 100_000 + "]" * 100_000 + "}")):
+        (place / name).mkdir()
+        (place / name / "_design.json").write_text(text)
+    good = (place / "boards" / "good.txt").read_text().splitlines()
+    (place / "boards" / "huge-token.txt").write_text("\n".join([good[0], good[1] + " " + "Z" * 60_000] + good[2:]) + "\n")
+    return place
+
+
+CASES_B = [
+    # values no column can hold, rows the manifest did not play: summary and report said 17.5% for 29.2%, or -5,555,555.56 CPU-hours
+    (["summary", "data/banana"], 'part-0-2.parquet: column result holds "banana" in row 2 (allowed: won, lost or unknown'),
+    (["report", "data/banana", "--out", "reports/banana"], 'column result holds "banana"'),
+    (["summary", "data/nulls"], "column result holds null in row 1"),
+    (["summary", "data/negative-cpu", "--json"], "column cpu_us holds -20000000000000 in row 1 (allowed: a whole number from 0"),
+    (["summary", "data/deal-beyond"], "column deal holds 1000000 in row 3 (allowed: 0 to 5, the manifest's deal range)"),
+    (["deals", "sa", "--data", "cat-inf", "--json"], "column difficulty holds Infinity"),
+    (["deals", "sa", "--data", "cat-negative"], "column difficulty holds -50.0"),
+    (["deals", "sa", "--data", "cat-null"], "column decisions holds null"),  # was: a traceback
+    (["summary", "data/no-rows"], "part-0-2.parquet holds no rows: castle never writes an empty part"),  # was: "none of its runs is a design"
+    (["summary", "data/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),  # was: waited for ever
+    # manifests damaged by hand: RecursionError, "too many values to unpack", AttributeError
+    (["summary", "data/deep-manifest"], "data/deep-manifest/_manifest.json is not a readable manifest (nested too deep)"),
+    (["report", "data/deep-manifest", "--out", "reports/deep"], "is not a readable manifest (nested too deep)"),
+    (["run", *SMALL, "--out", "data/deep-manifest"], "data/deep-manifest/_manifest.json is unreadable (nested too deep)"),
+    (["deals", "bc", "--data", "data/deep-manifest"], "is not a readable manifest (nested too deep)"),
+    (["report", "data/text-range", "--out", "reports/text"], "is not a readable manifest (its experiment's deal_range is \"0:60\")"),
+    (["run", *SMALL, "--out", "data/text-range"], "is unreadable (its experiment's deal_range is \"0:60\")"),
+    (["summary", "data/runs-oops"], "is not a readable manifest (its runs is \"oops\")"),
+    (["run", *SMALL, "--out", "data/runs-oops"], "is unreadable (its runs is \"oops\")"),
+    # a run to a half-width: checked whole before its pilot, held to its design on a rerun
+    ([*HW, "--halfwidth", "28", "--out", "hw"], "hw was planned for ±30 points (its _design.json), not ±28: ask --halfwidth 30 "
+                                                "to resume it, or choose another --out for a new plan"),
+    ([*HW, "--game", "sa", "--halfwidth", "30", "--out", "hw"], "hw's design plans beleaguered-castle; streets-and-alleys is not in it"),
+    ([*HW[:-4], "--pilot", "200", "--settle", "none", "--halfwidth", "30", "--out", "hw"], "planned after a pilot ending at deal 199"),
+    ([*HW[:-2], "--settle", "settle", "--halfwidth", "30", "--out", "hw"], "planned to solve its unknowns again with none"),
+    ([*HW, "--halfwidth", "5", "--out", "data/small"], "data/small holds a dataset (its _manifest.json): a run to a half-width writes a folder of its own"),
+    ([*HW, "--halfwidth", "1e-300", "--out", "data/new"], "--halfwidth must be from 0.01 to 50 points"),  # was: OverflowError after the pilot
+    ([*HW, "--halfwidth", "nan", "--out", "data/new"], "--halfwidth must be from 0.01 to 50 points"),
+    (["run", "--game", "bc", "--halfwidth", "5", "--pilot", "99999999999999999999", "--out", "data/new"],
+     "--pilot must be 100 to 1,000,000 deals, got 99999999999999999999"),  # was: played until killed
+    (["run", "--game", "bc", "--halfwidth", "5", "--deal-range", "9223372036854775000:9223372036854775807", "--out", "data/new"],
+     "run past the last deal number (2**63-1): start --deal-range lower"),
+    ([*HW, "--halfwidth", "30", "--out", "hw-bad"], "hw-bad/_design.json is not a readable design (design 1: its first is \"200\")"),
+    ([*HW, "--halfwidth", "30", "--out", "hw-deep"], "hw-deep/_design.json is not a readable design (nested too deep)"),
+    (["run", "--game", "bc", "--unknowns-of", "data/small", "--out", "data/new"],
+     "--unknowns-of: 'data/small' holds no exact run (solver, phased, settle) of beleaguered-castle"),  # was: "0 games played", exit 0
+    # small things
+    (["explain", "sa", "1", "--budget-seconds", "-1"], "--budget-seconds bounds the solver's CPU a deal: it goes with --solve"),
+    (["explain", "sa", "1", "--solve", "--budget-seconds", "-1"], "--budget-seconds must be more than 0"),
+    (["solve", "bc", "--board", "boards/huge-token.txt"], "characters more)"),  # was: the token echoed whole
+]
+
+
+@pytest.mark.parametrize("args,message", CASES_B, ids=[" ".join(_args(c))[:60] for c in CASES_B])
+def test_bad_input_b_is_one_line_exit_2_and_writes_nothing(place_b, args, message):
+    before = _files(place_b)
+    p = subprocess.run(CASTLE + args, cwd=place_b, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and len(lines[0]) < 1100, p.stderr[:2000]
+    assert "Traceback" not in p.stderr
+    assert _files(place_b) == before
+
+
+def _closed(fd: int):
+    """A ``preexec_fn`` that closes standard stream ``fd`` in the child, as ``>&-`` (1), ``2>&-`` or ``<&-`` do."""
+    import os
+
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("args", [["deals", "sa", "--count", "1"], ["explain", "sa", "1"], ["play", "bc", "1"],
+                                  ["solve", "bc", "1", "--budget-nodes", "1000"], ["show", "bc", "1"], ["summary", "data/small"],
+                                  ["--version"]], ids=lambda a: a[0])
+def test_a_command_that_prints_refuses_a_closed_standard_output_before_working(place, args):
+    """``>&-``: an AttributeError ('NoneType' object has no attribute 'flush') and exit 1 before; now one line, exit 2."""
+    before = _files(place)
+    p = subprocess.run(CASTLE + args, cwd=place, stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=_closed(1))
+    assert p.returncode == 2 and p.stderr.strip() == ("castle: standard output is closed: nothing to print to (give the "
+                                                      "command an output: > FILE, or > /dev/null to discard it)"), p.stderr
+    assert _files(place) == before
+
+
+def test_commands_that_write_files_do_their_work_with_standard_output_closed(place, tmp_path):
+    """``run``, ``report``, ``replay`` and ``show --out`` write their files (what they would print is discarded)."""
+    for args, made in ((["run", *SMALL[:4], "--deals", "4", "--no-progress", "--out", str(tmp_path / "d")], tmp_path / "d" / "_manifest.json"),
+                       (["report", str(tmp_path / "d"), "--out", str(tmp_path / "r"), "--no-replays"], tmp_path / "r" / "index.html"),
+                       (["show", "bc", "1", "--out", str(tmp_path / "b.svg")], tmp_path / "b.svg"),
+                       (["replay", "bc", "1", "--player", "greedy", "--out", str(tmp_path / "g.html")], tmp_path / "g.html")):
+        p = subprocess.run(CASTLE + args, cwd=place, stderr=subprocess.PIPE, text=True, timeout=300, preexec_fn=_closed(1))
+        assert p.returncode == 0 and made.is_file(), p.stderr
+
+
+def test_with_standard_error_closed_a_run_plays_and_bad_input_still_exits_2(place, tmp_path):
+    """``2>&-``: ``run`` played nothing but left a _manifest.json and a _lock, ``solve`` printed nothing (exit 1)."""
+    out = tmp_path / "d"
+    p = subprocess.run(CASTLE + ["run", *SMALL, "--out", str(out)], cwd=place, capture_output=True, text=True, timeout=300,
+                       preexec_fn=_closed(2))
+    assert p.returncode == 0 and len(list(out.rglob("part-*.parquet"))) == 2, p.stdout
+    p = subprocess.run(CASTLE + ["solve", "bc", "1", "--budget-nodes", "1000", "--json"], cwd=place, stdout=subprocess.PIPE,
+                       text=True, timeout=120, preexec_fn=_closed(2))
+    assert p.returncode == 0 and json.loads(p.stdout)["result"] == "lost", p.stdout  # (proved within 1,000 positions)
+    bad = subprocess.run(CASTLE + ["solve", "bc", "1", "--budget-nodes", "0"], cwd=place, stdout=subprocess.PIPE, timeout=120,
+                         preexec_fn=_closed(2))
+    assert bad.returncode == 2 and bad.stdout == b""
+
+
+@pytest.mark.parametrize("args", [["solve", "bc", "--board", "-"], ["play", "bc", "1", "--moves", "-"]], ids=lambda a: a[0])
+def test_a_closed_standard_input_read_as_dash_is_one_line(place, args):
+    p = subprocess.run(CASTLE + args, cwd=place, capture_output=True, text=True, timeout=120, preexec_fn=_closed(0))
+    assert p.returncode == 2 and p.stderr.strip() == ("castle: standard input is closed: nothing to read '-' from (pipe the "
+                                                      "board or the moves in, or give a file)"), p.stderr
+
+
+def test_a_bad_duckdb_memory_setting_is_one_line(place):
+    import os
+
+    for value in ("lots", "100", "10KB"):
+        p = subprocess.run(CASTLE + ["summary", "data/small"], cwd=place, capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "CASTLE_DUCKDB_MEMORY": value})
+        assert p.returncode == 2 and p.stderr.startswith(f"castle: CASTLE_DUCKDB_MEMORY={value!r} is not a memory size"), p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
+    ok = subprocess.run(CASTLE + ["summary", "data/small"], cwd=place, capture_output=True, text=True, timeout=120,
+                        env={**os.environ, "CASTLE_DUCKDB_MEMORY": "64MB"})
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_every_json_line_castle_prints_is_strict(place):
+    """``--json`` printed NaN and Infinity, which are not JSON: a number that is not finite is null."""
+    from analysis.designs import Estimate
+    from sim.core.jsontext import dumps
+
+    def strict(text: str):
+        return json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in {text}"))
+
+    assert strict(dumps({"a": float("nan"), "b": [float("inf"), -float("inf")], "c": 1.5})) == {"a": None, "b": [None, None], "c": 1.5}
+    fields = {f: 0 for f in Estimate.__dataclass_fields__} | {"game": "g", "player": "p", "design": "plain",
+                                                              "estimate": float("nan"), "lo": float("nan"), "hi": float("inf")}
+    assert strict(Estimate(**fields).to_json())["estimate"] is None
+    for args in (["summary", "data/small", "--json"], ["play", "bc", "1", "2", "--json"], ["deal", "bc", "1", "--format", "json"]):
+        p = subprocess.run(CASTLE + args, cwd=place, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0 and all(strict(line) for line in p.stdout.splitlines()), p.stderr
+
+
+def test_the_run_a_folder_was_planned_for_passes_its_checks(place_b):
+    """The checks refuse only what differs from the design: the rerun asking what hw/ was planned for (its settle player
+    given or not) passes them, and would resume."""
+    from sim.precision.folder import check_request
+    from sim.study.experiment import build
+
+    exp = build({}, games=["bc"], players=["phased"], deal_range="100:1000")
+    for settle, given in (("none", True), ("settle", False)):
+        check_request(exp, place_b / "hw", 30.0, None, 100, settle, given)
+
+
+def test_a_rerun_that_finds_every_unknown_solved_says_there_is_nothing_to_play(place, tmp_path):
+    """``--unknowns-of`` a folder whose exact runs left no deal unknown: exit 0, one line, nothing written (it said
+    "0 games played" and left a manifest)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from synthetic import write_dataset
+
+    solved = write_dataset(tmp_path / "solved", deals=12, games=("beleaguered-castle",), players=())
+    for part in solved.rglob("part-*.parquet"):
+        table = pq.read_table(part)
+        result = [r if r != "unknown" else "lost" for r in table.column("result").to_pylist()]
+        pq.write_table(table.set_column(table.schema.get_field_index("result"), "result", pa.array(result)), part)
+    p = subprocess.run(CASTLE + ["run", "--game", "bc", "--unknowns-of", str(solved), "--out", str(tmp_path / "new")], cwd=place,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stderr.startswith("castle run: nothing to play: the exact runs of"), p.stderr
+    assert not (tmp_path / "new").exists() and p.stdout == ""
+
+
+def test_a_plugin_player_named_in_capitals_is_listed_and_chosen_by_one_name(tmp_path):
+    """A plug-in registered as ``MixedCase`` was listed by ``castle players`` and unknown to ``--player MixedCase``."""
+    import os
+
+    (tmp_path / "castle_mixed.py").write_text("class Mixed:\n    \"\"\"The first legal move.\"\"\"\n    def __init__(self, seed=0, deal=0):\n"
+                                              "        pass\n    def choose(self, state):\n        moves = list(state.legal_moves)\n"
+                                              "        return moves[0] if moves else None\n")
+    dist = tmp_path / "castle_mixed-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: castle-mixed\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[castle.players]\nMixedCase = castle_mixed:Mixed\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    listing = subprocess.run(CASTLE + ["players"], capture_output=True, text=True, env=env, timeout=120).stdout
+    assert "mixedcase" in listing.split() and "MixedCase" not in listing
+    for name in ("MixedCase", "mixedcase"):
+        p = subprocess.run(CASTLE + ["play", "bc", "1", "--player", name, "--json"], capture_output=True, text=True, env=env, timeout=120)
+        assert p.returncode == 0 and json.loads(p.stdout)["player"] == "mixedcase", p.stderr

@@ -27,8 +27,6 @@ RUN = ["run", "--game", "sa", "--game", "bc", "--player", "greedy", "--player", 
        "--chunk-size", "10", "--jobs", "1", "--no-progress"]
 
 
-
-
 @pytest.fixture(scope="module")
 def whole(tmp_path_factory) -> pd.DataFrame:
     out = tmp_path_factory.mktemp("whole") / "run"
@@ -649,3 +647,226 @@ def test_every_file_castle_writes_in_place_is_listed_with_why_a_failure_destroys
                 found.add((name, node.func.attr))
     assert found - set(IN_PLACE_WRITES_ALLOWED) == set(), "write through sim.core.files (write_atomic, replacing) instead"
     assert set(IN_PLACE_WRITES_ALLOWED) - found == set(), "an allowed exception no longer exists: take it off the list"
+
+
+# issue 50, part B: values a file holds are never trusted (rows, manifests, designs, catalogues), closed streams,
+# bounds on what a run to a half-width plans
+
+#: for every column a row may carry, a value it cannot hold, and the player whose part is given it (a column added to
+#: sim/players/record.py or to a player's own without a check in analysis/values.py fails here)
+BAD_VALUES = {
+    "game": ("greedy", "klondike"), "player": ("greedy", None), "player_params": ("greedy", "{not json"),
+    "seed": ("greedy", -5), "deal": ("greedy", -3), "result": ("solver", "banana"), "won": ("greedy", "flip"),
+    "moves": ("greedy", -1), "cards_home": ("greedy", 53), "base_rank": ("greedy", 13), "max_empty_piles": ("greedy", 14),
+    "positions": ("greedy", 0), "elapsed_us": ("greedy", -1), "cpu_us": ("solver", -20_000_000_000_000),
+    "dialect": ("greedy", "freecell"), "rules_version": ("greedy", 0), "engine_version": ("greedy", -1),
+    "player_version": ("greedy", 0), "nodes": ("solver", None), "bases_won": ("solver", 9000), "bases_unknown": ("solver", -1),
+    "most_home": ("solver", 60), "difficulty": ("corridor", float("inf")), "decisions": ("corridor", None),
+    "critical": ("corridor", -2), "questions": ("corridor", -1), "searched": ("corridor", None), "unknown_moves": ("corridor", -1),
+    "question_nodes": ("corridor", -1), "review": ("mistakes", "{not json"), "phase": ("phased", 7), "left": ("phased", None),
+}
+#: more values refused: a null where every row holds one, a number that is no number
+MORE_BAD = [("result", ("greedy", None)), ("cpu_us", ("greedy", None)), ("difficulty", ("corridor", -50.0)),
+            ("difficulty", ("corridor", float("nan"))), ("won", ("solver", None)), ("deal", ("greedy", 2**62)),
+            ("result", ("greedy", "lost")), ("cards_home", ("solver", "flip"))]
+
+
+@pytest.fixture(scope="module")
+def judged_dataset(tmp_path_factory) -> Path:
+    from synthetic import write_dataset
+
+    root = tmp_path_factory.mktemp("values") / "d"
+    write_dataset(root, deals=12, games=("selective-castle",), players=("greedy",), judged=True)
+    manifest = json.loads((root / "_manifest.json").read_text())
+    manifest["experiment"] |= {"seed": 0, "deal_range": [0, 24], "engine_version": 1}
+    (root / "_manifest.json").write_text(json.dumps(manifest))
+    return root
+
+
+def _doctored(data: Path, tmp_path: Path, player: str, column: str, value, row: int = 3) -> Path:
+    """A copy of ``data`` whose ``player``'s part holds ``value`` in ``column`` at ``row`` (``"flip"``: the value's
+    opposite: ``won`` not as ``result`` says, 52 cards home on a game not won)."""
+    import shutil
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    copy = tmp_path / "copy"
+    shutil.copytree(data, copy)
+    part = next(copy.glob(f"game=*/player={player}/*.parquet"))
+    table = pq.read_table(part)
+    i = table.schema.get_field_index(column)
+    values = table.column(i).to_pylist()
+    if value == "flip":
+        row = next(k for k, r in enumerate(table.column("result").to_pylist()) if r != "won")
+        value = 52 if column == "cards_home" else not values[row]
+    values[row] = value
+    field = table.schema.field(i)
+    kind = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+    array = pa.array(values, type=kind, from_pandas=False)
+    table = table.set_column(i, field, array.dictionary_encode() if pa.types.is_dictionary(field.type) else array)
+    pq.write_table(table, part)
+    return copy
+
+
+def test_every_column_has_a_value_check():
+    from analysis.values import ALL_COLUMNS, CHECKS
+
+    assert set(ALL_COLUMNS) <= set(BAD_VALUES) and set(ALL_COLUMNS) <= set(CHECKS)
+
+
+@pytest.mark.parametrize("column,bad", [*BAD_VALUES.items(), *MORE_BAD], ids=lambda v: str(v))
+def test_a_value_its_column_cannot_hold_is_refused_naming_the_part_and_the_column(judged_dataset, tmp_path, column, bad):
+    """The principle: every value of every column is checked, not only its type (a ``banana`` result, a column of
+    nulls, a negative CPU time, an infinite difficulty were counted as the experiment's)."""
+    from analysis.load import ResultsError, load_results
+
+    load_results(judged_dataset)  # the dataset as written is whole
+    player, value = bad
+    copy = _doctored(judged_dataset, tmp_path, player, column, value)
+    with pytest.raises(ResultsError) as e:
+        load_results(copy, judged_only=True)  # (the cheap players' parts, left on disk, are checked too)
+    message = str(e.value)
+    assert f"player={player}/" in message and column in message, message
+    assert len(message.splitlines()) == 1
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"deal_range": [0, 10]}, "column deal holds 10 in row 11 (allowed: 0 to 9, the manifest's deal range)"),
+    ({"deals": {"selective-castle": [0, 1, 2]}}, "column deal holds 3 in row 4 (allowed: one of the deals the manifest lists"),
+    ({"engine_version": 2}, "column engine_version holds 1"),
+    ({"games": {"selective-castle": 3}}, "column rules_version holds 1"),
+    ({"player_versions": {"greedy": 4}}, "column player_version holds 1"),
+])
+def test_a_row_the_manifest_did_not_play_is_refused(judged_dataset, tmp_path, change, message):
+    """Deals outside the manifest's range (or not among the deals it lists), versions other than its own."""
+    import shutil
+
+    from analysis.load import ResultsError, load_results
+
+    copy = tmp_path / "copy"
+    shutil.copytree(judged_dataset, copy)
+    manifest = json.loads((copy / "_manifest.json").read_text())
+    manifest["experiment"] |= change
+    (copy / "_manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ResultsError) as e:
+        load_results(copy)
+    assert message in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("change,problem", [
+    (lambda m: m["experiment"].update(deal_range="0:60"), "its experiment's deal_range is \"0:60\""),
+    (lambda m: m["experiment"].update(deal_range=[60, 0]), "its experiment's deal_range is [60, 0]"),
+    (lambda m: m.update(runs="oops"), "its runs is \"oops\""),
+    (lambda m: m["runs"].append({"deal_range": [0, "9"]}), "its runs is"),
+    (lambda m: m["experiment"].update(seed=True), "its experiment's seed is true"),
+    (lambda m: m["experiment"].update(games={"bc": "1"}), "its experiment's games is"),
+    (lambda m: m["experiment"].update(players={"greedy": [1]}), "its experiment's players is"),
+    (lambda m: m["experiment"].update(deals={"bc": [-1]}), "its experiment's deals is"),
+    (lambda m: m.update(experiment=[]), "no experiment in it"),
+])
+def test_a_manifest_is_checked_whole_where_it_is_read(tmp_path, change, problem):
+    """One function (``parse_manifest``) reads every manifest: each field a manifest may hold is checked."""
+    from analysis.load import ResultsError, load_manifest
+    from sim.study.dataset import parse_manifest, read_manifest
+    from sim.study.experiment import ExperimentError
+
+    manifest = {"experiment": {"name": "x", "games": {"bc": 1}, "players": {"greedy": {"max_moves": 1000}}, "seed": 0,
+                               "deal_range": [0, 6], "chunk_size": 3, "engine_version": 1}, "runs": [{"deal_range": [0, 6]}]}
+    (tmp_path / "_manifest.json").write_text(json.dumps(manifest))
+    assert parse_manifest(tmp_path / "_manifest.json") == (manifest, None)
+    change(manifest)
+    (tmp_path / "_manifest.json").write_text(json.dumps(manifest))
+    assert problem in parse_manifest(tmp_path / "_manifest.json")[1]
+    with pytest.raises(ResultsError, match="is not a readable manifest"):
+        load_manifest(tmp_path)
+    with pytest.raises(ExperimentError, match="is unreadable"):
+        read_manifest(tmp_path)
+
+
+@pytest.mark.parametrize("change,problem", [
+    (lambda d: d.update(first="200"), 'its first is "200"'), (lambda d: d.update(rate=0), "its rate is 0"),
+    (lambda d: d.update(deals=2**63), "its deals is"), (lambda d: d.update(halfwidth=1e-300), "its halfwidth is"),
+    (lambda d: d.pop("game"), "no game"), (lambda d: d.update(colour="red"), "an unknown field 'colour'"),
+    (lambda d: d.update(first=2**63 - 10), "its deals run past the last deal number"),
+])
+def test_a_design_is_checked_whole_before_it_is_used(tmp_path, change, problem):
+    """A hand-damaged ``_design.json`` gave raw Python messages ("can only concatenate str (not "int") to str")."""
+    from sim.precision.design import DESIGN, read_design
+    from sim.study.experiment import ExperimentError
+
+    design = {"game": "beleaguered-castle", "halfwidth": 30.0, "rate": 1.0, "rate2": 1.0, "deals": 14, "first": 200,
+              "per_deal_variance": 0.24, "cpu_per_deal": 0.05, "predicted_cpu_hours": 0.0002, "settle": "", "solved_again": 0.0,
+              "unknown": 0.07}
+    (tmp_path / DESIGN).write_text(json.dumps({"experiment": "x", "cpu_hours": None, "designs": [design]}))
+    assert read_design(tmp_path)[0].first == 200
+    change(design)
+    (tmp_path / DESIGN).write_text(json.dumps({"experiment": "x", "cpu_hours": None, "designs": [design]}))
+    with pytest.raises(ExperimentError) as e:
+        read_design(tmp_path)
+    assert problem in str(e.value) and "remove it to plan again" in str(e.value), str(e.value)
+
+
+def test_a_plan_past_the_last_deal_number_is_refused():
+    """A half-width the pilot's unknowns leave almost no room for: the plan's deals would run past 2**63-1 (or overflow)."""
+    from sim.precision import Phases, plan
+    from sim.study.experiment import ExperimentError
+
+    tight = Phases(p=0.5, unknown=0.0199999999, q1=0.25, r1=0.85, q2=0.09, r2=0.8, c1=0.04, c2=0.9, c3=47.0)
+    with pytest.raises(ExperimentError, match="needs more deals after deal 1000 than there are deal numbers"):
+        plan(tight, "streets-and-alleys", 1.0, 1000, True)
+
+
+def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, monkeypatch):
+    """A run that could not play (here: its kernels fail to load) left a _manifest.json and a _lock in a folder of nothing,
+    and the manifest then made the folder another experiment's to the next run."""
+    import sim.study.runner as runner
+    from sim.study.experiment import build
+
+    def broken(exp):
+        raise OSError(errno.EIO, "the kernels did not load")
+
+    monkeypatch.setattr(runner, "_warm_up", broken)
+    out = tmp_path / "new" / "run"
+    exp = build({}, games=["bc"], players=["greedy"], deals=6, chunk_size=3)
+    with pytest.raises(OSError):
+        runner.run(exp, out)
+    assert not (tmp_path / "new").exists()
+    monkeypatch.undo()
+    runner.run(exp, out)  # (the same experiment afterwards: played whole)
+    assert len(list(out.rglob("part-*.parquet"))) == 2
+    monkeypatch.setattr(runner, "_warm_up", broken)
+    with pytest.raises(OSError):  # a folder holding parts keeps everything
+        runner.run(build({}, games=["bc"], players=["greedy"], deals=9, chunk_size=3), out)
+    assert (out / "_manifest.json").exists() and len(list(out.rglob("part-*.parquet"))) == 2
+
+
+def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
+    """Issue 51, 5: the range grew during a run and only the experiment's last range said so."""
+    from sim.study.experiment import build
+    from sim.study.runner import run
+
+    out = tmp_path / "run"
+    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)
+    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)  # the same range: no change
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3), out, reason="a test's reason")
+    changes = json.loads((out / "_manifest.json").read_text())["range_changes"]
+    assert [(c["from"], c["to"]) for c in changes] == [(None, [0, 3]), ([0, 3], [0, 6])]
+    assert changes[0]["reason"] == "the experiment asked for deals 0 to 2" and changes[1]["reason"] == "a test's reason"
+
+
+def test_each_block_of_a_run_to_a_halfwidth_says_why_its_range_grew(tmp_path):
+    """The main run grows its folder's deal range block by block: each block's run is given the design as its reason."""
+    import sim.precision.run as P
+    from sim.study.experiment import build
+    from sim.study.runner import RunSummary
+
+    exp = build(name="x", games=["beleaguered-castle"], players=["phased"], deal_range="100:140")
+    reasons = []
+
+    def run(e, out, **kw):
+        reasons.append(kw["reason"])
+        return RunSummary(out, e.end - e.first, 0, 0, [], 0.1, True)
+
+    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, why="the design's 40 deals")
+    assert reasons[0] == "block 1 of 20 of the design's 40 deals" and reasons[-1] == "block 20 of 20 of the design's 40 deals"

@@ -73,7 +73,8 @@ def _castle(*args, cwd):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--halfwidth", "0"], "above 0"), (["--halfwidth", "-1"], "above 0"), (["--halfwidth", "51"], "at most 50"),
+    (["--halfwidth", "0"], "from 0.01 to 50 points"), (["--halfwidth", "-1"], "from 0.01 to 50 points"),
+    (["--halfwidth", "51"], "from 0.01 to 50 points"),
     (["--halfwidth", "1", "--player", "greedy"], "cannot settle a deal"),
     (["--halfwidth", "1", "--cpu-hours", "0"], "--cpu-hours"),
     (["--cpu-hours", "1"], "go with --halfwidth"),

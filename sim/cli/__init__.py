@@ -3,6 +3,17 @@
 Every command reports bad input as one line on stderr and exits with status
 2; no traceback reaches the user. Adding a command: a module here with a
 ``register(app)`` function, named in :data:`COMMAND_MODULES`.
+
+A standard stream closed (``>&-``, ``2>&-``, ``<&-``) is opened on
+``/dev/null`` before anything runs, so no file the command opens takes its
+number (a C library writing to "standard error" would write into it).
+Then: with standard output closed, a command whose output is what it
+prints (every command but ``run``, ``report``, ``replay``, and ``show`` with
+``--out``) says so in one line and exits 2 before doing any work; those
+write their files and exit 0, what they would print discarded. With
+standard error closed, every command runs as usual: its messages are
+discarded, its exit status still says how it ended. With standard input
+closed, a ``-`` that reads it (``--board -``, ``--moves -``) is one line.
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ from ..core.deals import DealError
 from ..core.moves import IllegalMoveError, MoveError
 from ..core.rules import UnknownDialectError, UnknownGameError
 from ..players.spec import UnknownPlayerError
-from .errors import Interrupted, UserError
+from .errors import Interrupted, UserError, cut
 
 app = typer.Typer(
     add_completion=False,
@@ -65,6 +76,11 @@ _register_commands()
 
 def main(argv: Optional[list[str]] = None) -> None:
     """Entry point: run the app, turning user errors into one line and exit 2."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    problem = _closed_streams(args)
+    if problem:
+        _say(problem)
+        _leave(2)
     command = typer.main.get_command(app)
     try:
         rv = command.main(args=argv, prog_name="castle", standalone_mode=False)
@@ -73,10 +89,10 @@ def main(argv: Optional[list[str]] = None) -> None:
     except typer.Abort:
         _leave(130)
     except typer.exceptions.TyperException as e:  # usage errors (typer's own click)
-        print(f"castle: {_usage(e, sys.argv[1:] if argv is None else argv)}", file=sys.stderr)
+        _say(_usage(e, args))
         _leave(2)
     except USER_ERRORS as e:
-        print(f"castle: {_one_line(e)}", file=sys.stderr)
+        _say(_one_line(e))
         _leave(2)
     except Interrupted as e:
         print(f"castle: interrupted ({e.left})", file=sys.stderr)
@@ -87,6 +103,45 @@ def main(argv: Optional[list[str]] = None) -> None:
     if rv == 130:  # typer's exit code for Ctrl-C (or a SIGTERM during a run)
         print(f"castle: interrupted ({_INTERRUPTED})", file=sys.stderr)
     _leave(rv if isinstance(rv, int) else 0)
+
+
+def _say(problem: str) -> None:
+    """The one line of an error: ``castle: ...``, cut to :data:`~.errors.MOST` characters."""
+    print(cut(f"castle: {problem}"), file=sys.stderr)
+
+
+#: the commands whose work is files: with standard output closed they still do it (what they print is discarded)
+_WRITERS = ("run", "report", "replay")
+#: the commands that write a file with ``--out`` and print it without
+_OUT_WRITERS = ("show",)
+
+
+def _closed_streams(args: list[str]) -> str | None:
+    """Open ``/dev/null`` on each closed standard stream (see the module's docstring); what makes the command unable to
+    run without it, or None."""
+    closed = []
+    for fd, mode in ((0, os.O_RDONLY), (1, os.O_WRONLY), (2, os.O_WRONLY)):
+        try:
+            os.fstat(fd)
+        except OSError:
+            opened = os.open(os.devnull, mode)
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
+            closed.append(fd)
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", errors="replace", closefd=False,
+                                    buffering=-1 if fd == 0 else 1))
+    name = next((a for a in args if not a.startswith("-")), None)
+    if 1 in closed and not (name in _WRITERS or name in _OUT_WRITERS and any(a == "--out" or a.startswith("--out=") for a in args)):
+        return ("standard output is closed: nothing to print to (give the command an output: > FILE, or > /dev/null to "
+                "discard it)")
+    reads = any(a == "-" and b in ("--board", "--moves") for b, a in zip(args, args[1:])) or \
+        any(a in ("--board=-", "--moves=-") for a in args)
+    if 0 in closed and reads:
+        return "standard input is closed: nothing to read '-' from (pipe the board or the moves in, or give a file)"
+    return None
 
 
 #: modules whose presence means worker processes may have been started: their shutdown needs the normal exit

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import typer
+
+from ..core.jsontext import dumps
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +26,7 @@ def bench(
 
     results = run_bench(deals=deals, reference_deals=reference_deals, max_moves=max_moves)
     if as_json:
-        typer.echo(json.dumps(results, indent=2))
+        typer.echo(dumps(results, indent=2))
         return
     typer.echo("moves/s of random playouts; compiled and reference: legal moves and the move only (the ratio: like against "
                "like); play loop: the runner's whole games (each position hashed and recorded too)")

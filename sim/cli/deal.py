@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from enum import Enum
 
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import dumps
 
 
 class Format(str, Enum):
@@ -53,7 +53,7 @@ def deal(
     pos = deal_position(rules, deal, seed)
     board = format_board(pos)
     if format is Format.json:
-        typer.echo(json.dumps({
+        typer.echo(dumps({
             "game": rules.slug, **({"dialect": rules.dialect} if rules.dialect != SHEET else {}), "deal": deal, "seed": seed,
             "piles": [[card_str(c) for c in p] for p in pos.piles],
             "foundations": {SUITS[s]: pos.foundations[s] for s in range(4)},

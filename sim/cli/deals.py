@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from ..core.jsontext import dumps
 from .errors import UserError
 
 
@@ -74,7 +74,7 @@ def deals(
         r["band"] = _band(r, edges)
         deal = f"pysol:{r['deal']}" if pysol else str(r["deal"])
         if as_json:
-            typer.echo(json.dumps({"game": rules.full_slug, "deal": deal, "result": r["result"],
+            typer.echo(dumps({"game": rules.full_slug, "deal": deal, "result": r["result"],
                                    "difficulty": None if r["difficulty"] is None else round(r["difficulty"], 3), "band": r["band"],
                                    "decisions": r["decisions"], "critical": r["critical"], "source": r["source"]}))
         else:

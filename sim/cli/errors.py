@@ -5,6 +5,21 @@ from __future__ import annotations
 from ..study.interrupt import terminate_as_interrupt  # noqa: F401 (the commands take it from here)
 
 
+#: the longest error line castle prints: beyond it (a board, a move list or a TOML key pasted whole) the line is cut
+MOST = 1000
+
+
+def cut(line: str, most: int = MOST) -> str:
+    """``line`` at most ``most`` characters: its start kept, and said to be cut (by how much), never a 10 MB token whole.
+
+    >>> cut("castle: 'ZZZZZZZZZZZZ' is not a card", 20)
+    "castle: 'ZZZZZZZZZZZ… (cut: 16 characters more)"
+    """
+    if len(line) <= most:
+        return line
+    return f"{line[:most]}… (cut: {len(line) - most:,} characters more)"
+
+
 class UserError(ValueError):
     """Bad input: the message is shown as one line and the command exits with status 2."""
 

@@ -13,6 +13,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import finite
 from .boards import echo_lines, game_fields, items
 from .errors import UserError
 
@@ -29,7 +30,8 @@ def explain_cmd(
     reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
     as_json: bool = typer.Option(False, "--json", help="JSON, one line per deal or board in the order given (probability in p_win, reasons as a list)"),
     solve: bool = typer.Option(False, "--solve", help="also the solver's verdict and the corridor's difficulty index (slow: seconds to minutes a deal)"),
-    budget_seconds: float = typer.Option(60.0, help="with --solve: CPU seconds the solver spends at most on a deal"),
+    budget_seconds: Optional[float] = typer.Option(None, help="with --solve: CPU seconds the solver spends at most on a deal "
+                                                   "[default: 60]", show_default=False),
     model_file: Optional[str] = typer.Option(None, "--model", metavar="FILE", help="a model file (.json.gz) instead of the game's shipped one", show_default=False),
 ) -> None:
     """The calibrated probability that each deal is winnable, and the features that push it most up or down."""
@@ -37,6 +39,7 @@ def explain_cmd(
     from ..explain.model import ModelError, load, model_for
     from ..explain.reasons import explain
 
+    budget_seconds = _budget(solve, budget_seconds)
     g = Game(game)
     todo = items(g, deals or [], board, seed)
     try:
@@ -52,10 +55,24 @@ def explain_cmd(
             row.update(_solved(g, state, budget_seconds))
         rows.append(row)
         if as_json:  # a line as soon as it is known (--solve takes a while a deal)
-            echo_lines([row])
+            echo_lines([finite(row)])  # (NaN and Infinity as null: strict JSON)
     if not as_json:
         for row in rows:
             typer.echo("\n".join(_text(row)))
+
+
+def _budget(solve: bool, budget_seconds: float | None) -> float:
+    """The solver's CPU seconds a deal, checked before any work: an option that only means something with --solve is
+    refused without it (it was ignored without a word)."""
+    from ..core.limits import check_limits
+
+    if budget_seconds is not None and not solve:
+        raise UserError("--budget-seconds bounds the solver's CPU a deal: it goes with --solve")
+    budget_seconds = 60.0 if budget_seconds is None else budget_seconds
+    problem = check_limits(100_000_000, budget_seconds, 1 << 27)
+    if problem:
+        raise UserError(problem.replace("budget_", "--budget-"))
+    return budget_seconds
 
 
 def _solved(game, state, budget_seconds: float) -> dict:
@@ -63,11 +80,7 @@ def _solved(game, state, budget_seconds: float) -> dict:
     from ..core.outcome import Result
     from ..solver.answer import solve
     from ..solver.corridor import corridor
-    from ..core.limits import check_limits
 
-    problem = check_limits(100_000_000, budget_seconds, 1 << 27)
-    if problem:
-        raise UserError(problem.replace("budget_", "--budget-"))
     res = solve(game, state.copy(), budget_seconds=budget_seconds, dead_end=True)
     out = {"verdict": str(res.result), "difficulty": None}
     if res.result is Result.WON:

@@ -16,6 +16,7 @@ import typer
 
 from ..core import files
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import finite
 from .boards import Item, checked_player, each, echo_lines, game_fields, items
 from .errors import UserError
 
@@ -61,7 +62,7 @@ def play(
         moves, label = None, choice  # (the choice itself: a player from a file travels to --jobs' workers as its code)
     work = partial(_play, g.rules.full_slug, seed, label, review=review, moves=moves, source=moves_from)
     if len(todo) > 1 or as_json:
-        echo_lines(each(work, todo, jobs))
+        echo_lines(map(finite, each(work, todo, jobs)))  # (NaN and Infinity as null: strict JSON)
         return
     state = todo[0].state(g, seed)
     if show:

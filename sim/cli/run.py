@@ -72,15 +72,16 @@ def run_cmd(
         _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [], settle)
         for exp, asked, target in zip(built, precision, targets):
             h = halfwidth if halfwidth is not None else asked.get("halfwidth")
+            if h is None and exp.unknowns_of and not exp.n_games:  # (a rerun finding every unknown settled: done, not wrong)
+                typer.echo(f"castle run: nothing to play: the exact runs of {', '.join(exp.unknowns_of)} left no deal of "
+                           f"{', '.join(g.full_slug for g in exp.games)} unknown that is not solved already", err=True)
+                continue
             if h is None:
                 _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
                 continue
-            from ..precision import PILOT_DEALS, run_to_halfwidth
+            from ..precision import run_to_halfwidth
 
-            asked_settle = settle if settle is not None else asked.get("settle", "settle")
-            for summary in run_to_halfwidth(exp, target, float(h), cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
-                                            int(pilot if pilot is not None else asked.get("pilot", PILOT_DEALS)),
-                                            asked_settle,
+            for summary in run_to_halfwidth(exp, target, *_precision(h, asked, cpu_hours, pilot, settle),
                                             say=lambda line: typer.echo(line, err=True), jobs=jobs, backend=backend,
                                             scheduler=scheduler, progress=progress):
                 if summary is not None:
@@ -112,7 +113,7 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, se
     a bad second file must not stop a call half done."""
     from ..kernels.legal import ENGINE_VERSION
     from ..study.experiment import ExperimentError
-    from ..study.dataset import MANIFEST, check_path
+    from ..study.dataset import MANIFEST
     from ..study.resume import check, conflict
 
     seen: dict[Path, int] = {}
@@ -121,16 +122,16 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, se
         h = halfwidth if halfwidth is not None else asked.get("halfwidth")
         if h is None and (cpu_hours is not None or pilot is not None or settle is not None or asked):
             raise UserError(f"{where}--cpu-hours, --pilot and --settle (cpu_hours, pilot, settle) go with --halfwidth (halfwidth)")
-        if h is not None:
-            from ..precision import settle_choice
-
-            try:
-                settle_choice(settle if settle is not None else asked.get("settle", "settle"))
-            except ExperimentError as e:
-                raise UserError(f"{where}{_flagged(e)}") from None
         if h is not None and exp.unknowns_of:
             raise UserError(f"{where}unknowns_of plays the deals a run left unknown, not a design: it does not go with "
                             "--halfwidth (halfwidth)")
+        if h is not None:  # the whole request and the folder, before any pilot is played
+            from ..precision.folder import check_request
+
+            try:
+                check_request(exp, target, h, *_precision(h, asked, cpu_hours, pilot, settle)[1:])
+            except ExperimentError as e:
+                raise UserError(f"{where}{_flagged(e)}") from None
         key = Path(os.path.abspath(target))
         if key in seen:
             j = seen[key]
@@ -147,9 +148,21 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, se
             raise UserError(f"{where}{target} is inside the dataset {os.path.relpath(outer)}: the outer one could not be "
                             "reported then; choose another --out")
         try:
-            check(exp, target) if h is None else check_path(target)
+            if h is None:
+                check(exp, target)
         except ExperimentError as e:
             raise UserError(f"{where}{_flagged(e)}") from None
+
+
+def _precision(h, asked: dict, cpu_hours, pilot, settle) -> tuple:
+    """(half-width, CPU cap, pilot, settle player, whether it was asked for) of a run to a half-width: the flags', else
+    the experiment file's, else the defaults (checked by :func:`sim.precision.folder.check_request`)."""
+    from ..precision import PILOT_DEALS
+
+    given = settle is not None or "settle" in asked
+    return (h, cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
+            pilot if pilot is not None else asked.get("pilot", PILOT_DEALS),
+            settle if settle is not None else asked.get("settle", "settle"), given)
 
 
 def _say(summary) -> None:

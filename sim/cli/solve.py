@@ -10,6 +10,7 @@ from typing import List, Optional
 import typer
 
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import finite
 from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
 from .boards import Item, each, echo_lines, game_fields, items
 from .errors import UserError
@@ -58,7 +59,7 @@ def solve_cmd(
                                                     table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio,
                                                     most_home=most_home, dead_end=dead_end))
     if len(todo) > 1 or as_json:
-        echo_lines(each(work, todo, jobs))
+        echo_lines(map(finite, each(work, todo, jobs)))  # (NaN and Infinity as null: strict JSON)
         return
     progress = _Ticker() if sys.stderr.isatty() else None
     try:

@@ -30,16 +30,17 @@ def summary(
     """
     from analysis.designs import estimates
     from analysis.load import ResultsError, load_study, study_parts
-    from analysis.scan import CheapRows
+    from analysis.scan import CheapRows, memory_limit
 
     from ..study.paths import DEFAULT_DATA
 
     data = data or DEFAULT_DATA
     try:
+        memory_limit()  # (before the rows are read: a bad setting is said at once)
         df, _ = load_study(data, judged_only=True)  # (the heuristic players' rows are counted where they lie)
+        cheap = CheapRows(study_parts(data))
     except ResultsError as e:
         raise UserError(str(e)) from None
-    cheap = CheapRows(study_parts(data))
     try:
         rows = estimates(df, cheap)
     finally:

@@ -22,6 +22,7 @@ solver) sets ``play_deal`` and may add ``extra_columns`` to the result rows.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from typing import Any
 
@@ -40,7 +41,11 @@ _BUILTIN: set[str] = set()
 
 
 def register(spec: PlayerSpec, *, builtin: bool = False) -> None:
-    """Add a player to the registry (built-in names cannot be replaced)."""
+    """Add a player to the registry (built-in names cannot be replaced). Its name is kept lower case, as
+    :func:`find_player` looks names up: a plug-in registered as ``MixedCase`` is listed, chosen and labelled
+    ``mixedcase`` (it was listed under a name no ``--player`` reached)."""
+    if isinstance(spec.name, str) and spec.name != spec.name.lower():
+        spec = dataclasses.replace(spec, name=spec.name.lower())
     if spec.name in _BUILTIN:
         raise ValueError(f"player name {spec.name!r} is taken by a built-in player")
     if not spec.name or any(ch in spec.name for ch in ":,=/ "):

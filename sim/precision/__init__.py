@@ -35,11 +35,13 @@ joined as strata of deals (:mod:`analysis.designs`).
 
 - :mod:`.design`: what a pilot measured, Neyman's rates and the number of deals (the plan, written to
   ``_design.json``)
+- :mod:`.folder`: the request checked whole before the pilot, and the folder a rerun resumes only as its design planned
 - :mod:`.run`: the run itself: the pilot, the main run in blocks under the CPU cap, the unknowns solved again
 """
 
-from .design import DESIGN, MAX_HALFWIDTH, PILOT_DEALS, Design, Phases, allocate, check_halfwidth, measure, plan, variance_cost
-from .run import BLOCKS, SETTLED, blocks, run_to_halfwidth, settle_choice
+from .design import DESIGN, MAX_HALFWIDTH, MIN_HALFWIDTH, PILOT_DEALS, Design, Phases, allocate, check_halfwidth, measure, plan, variance_cost
+from .folder import settle_choice
+from .run import BLOCKS, SETTLED, blocks, run_to_halfwidth
 
-__all__ = ["DESIGN", "MAX_HALFWIDTH", "PILOT_DEALS", "BLOCKS", "SETTLED", "Design", "Phases", "allocate", "blocks",
+__all__ = ["DESIGN", "MAX_HALFWIDTH", "MIN_HALFWIDTH", "PILOT_DEALS", "BLOCKS", "SETTLED", "Design", "Phases", "allocate", "blocks",
            "check_halfwidth", "measure", "plan", "run_to_halfwidth", "settle_choice", "variance_cost"]

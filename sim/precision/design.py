@@ -11,6 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..core import files
+from ..core.deals import MAX_DEAL
+from ..core.jsontext import dumps
 from ..players.registry import choose_player
 from ..study.errors import ArgumentError
 from ..study.experiment import Experiment, ExperimentError
@@ -19,6 +22,8 @@ DESIGN = "_design.json"
 PILOT_DEALS = 1000
 Z = 1.959963984540054
 MAX_HALFWIDTH = 50.0  #: points
+#: points: ±0.01 already needs about a hundred million deals (a quarter divided by (0.0001 / 1.96) squared) at rates 1
+MIN_HALFWIDTH = 0.01
 
 
 @dataclass(frozen=True)
@@ -57,9 +62,9 @@ class Design:
 
 
 def check_halfwidth(halfwidth: float) -> None:
-    if not 0 < halfwidth <= MAX_HALFWIDTH:
-        raise ArgumentError("{halfwidth} must be above 0 and at most {most} points, got {got}", most=f"{MAX_HALFWIDTH:g}",
-                            got=f"{halfwidth:g}")
+    if not MIN_HALFWIDTH <= halfwidth <= MAX_HALFWIDTH:
+        raise ArgumentError("{halfwidth} must be from {least} to {most} points (a finer one needs more deals than a machine "
+                            "plays), got {got}", least=f"{MIN_HALFWIDTH:g}", most=f"{MAX_HALFWIDTH:g}", got=f"{halfwidth:g}")
 
 
 def measure(rows, first: int, middle: int, again=None, settle_nodes: int = 0) -> Phases:
@@ -152,7 +157,12 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settl
     rate, rate2 = (max(MIN_RATE, x) for x in allocate(m, middle))
     while True:
         nv, cost = variance_cost(m, rate, rate2, middle)
-        deals = max(1, math.ceil(nv * (Z / sampling) ** 2))
+        need = nv * (Z / sampling) ** 2 if sampling > 1e-100 else math.inf
+        if not need <= MAX_DEAL - first:
+            raise ArgumentError("{game}: ±{asked} points needs more deals after deal {first} than there are deal numbers "
+                                "(the pilot's unknowns, counted both ways, leave {room} points to sampling): ask for less",
+                                game=game, asked=f"{halfwidth:g}", first=first, room=f"{100 * sampling:.2g}")
+        deals = max(1, math.ceil(need))
         deepest = deals * m.q1 * rate * (m.q2 * rate2 if middle else 1.0)
         if deepest >= DEEPEST or (rate >= 1 and rate2 >= 1) or m.q1 == 0 or (middle and m.q2 == 0):
             break
@@ -163,23 +173,81 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settl
     return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again, m.unknown)
 
 
+def most_deals(halfwidth: float) -> int:
+    """The most deals a plan to ±``halfwidth`` points can need when its pilot leaves no deal unknown: every stratum's
+    variance at its largest (a quarter) and both rates at :data:`MIN_RATE` (unknowns can ask for more: :func:`plan`
+    refuses a plan past the last deal number)."""
+    worst = 0.25 * (1 + (1 / MIN_RATE - 1) + (1 - MIN_RATE) / MIN_RATE**2)
+    return math.ceil(worst * (Z / (halfwidth / 100)) ** 2)
+
+
 def pilot_choice(choice):
     """The pilot's player: the phased player with every unsettled deal going on."""
     return choose_player(choice.name, {**choice.params, "rate": 1.0, "rate2": 1.0})
 
 
 def read_design(out: Path) -> list[Design] | None:
+    """The designs ``_design.json`` holds (None: there is none), checked whole: a hand-damaged one is one line."""
     f = out / DESIGN
     if not f.exists():
         return None
+    if not f.is_file():
+        raise ExperimentError(f"{f} is not a readable design (not a file); remove it to plan again")
     try:
-        return [Design(**d) for d in json.loads(f.read_text())["designs"]]
-    except (OSError, ValueError, TypeError, KeyError) as e:
-        raise ExperimentError(f"{f} is not a readable design ({e.__class__.__name__}); remove it to plan again") from None
+        data = files.read_json(f, files.MANIFEST, "a design")
+        problem = design_problem(data)
+    except UnicodeDecodeError:
+        problem = "not UTF-8 text"
+    except ValueError as e:
+        problem = "nested too deep" if "nested" in str(e) else "not JSON"
+    except OSError as e:  # (larger than a design may be, too)
+        problem = e.strerror or e.__class__.__name__
+    if problem:
+        raise ExperimentError(f"{f} is not a readable design ({problem}); remove it to plan again") from None
+    return [Design(**d) for d in data["designs"]]
+
+
+def _number(v, low: float = 0.0, high: float = math.inf) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and low <= v <= high
+
+
+def _whole(v, low: int = 0) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and low <= v <= MAX_DEAL
+
+
+#: what each field of a design holds (:class:`Design`)
+_FIELDS = {
+    "game": lambda v: isinstance(v, str) and v != "", "halfwidth": lambda v: _number(v, MIN_HALFWIDTH, MAX_HALFWIDTH),
+    "rate": lambda v: _number(v, 1e-9, 1.0), "rate2": lambda v: _number(v, 1e-9, 1.0), "deals": lambda v: _whole(v, 1),
+    "first": _whole, "per_deal_variance": _number, "cpu_per_deal": _number, "predicted_cpu_hours": _number,
+    "settle": lambda v: isinstance(v, str), "solved_again": lambda v: _number(v, 0.0, 1.0), "unknown": lambda v: _number(v, 0.0, 1.0),
+}
+_REQUIRED = ("game", "halfwidth", "rate", "rate2", "deals", "first", "per_deal_variance", "cpu_per_deal", "predicted_cpu_hours")
+
+
+def design_problem(data) -> str | None:
+    """What makes ``data`` (parsed JSON) other than a ``_design.json`` castle writes, or None."""
+    if not isinstance(data, dict) or not isinstance(data.get("designs"), list) or not data["designs"]:
+        return "no designs in it"
+    if not isinstance(data.get("experiment", ""), str) or not (data.get("cpu_hours") is None or _number(data["cpu_hours"], 1e-12)):
+        return "its experiment or cpu_hours is not what castle writes"
+    for k, d in enumerate(data["designs"]):
+        if not isinstance(d, dict):
+            return f"design {k + 1} is not a table"
+        missing = [f for f in _REQUIRED if f not in d]
+        unknown = [f for f in d if f not in _FIELDS]
+        bad = next((f for f in _FIELDS if f in d and not _FIELDS[f](d[f])), None)
+        if missing or unknown or bad:
+            why = f"no {missing[0]}" if missing else f"an unknown field {unknown[0]!r}" if unknown else \
+                f"its {bad} is {json.dumps(d[bad])[:40]}"
+            return f"design {k + 1}: {why}"
+        if d["first"] + d["deals"] > MAX_DEAL:
+            return f"design {k + 1}: its deals run past the last deal number"
+    return None
 
 
 def write_design(out: Path, designs: list[Design], exp: Experiment, cpu_hours: float | None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     tmp = out / f".{DESIGN}.tmp"
-    tmp.write_text(json.dumps({"experiment": exp.name, "cpu_hours": cpu_hours, "designs": [asdict(d) for d in designs]}, indent=2))
+    tmp.write_text(dumps({"experiment": exp.name, "cpu_hours": cpu_hours, "designs": [asdict(d) for d in designs]}, indent=2))
     tmp.replace(out / DESIGN)

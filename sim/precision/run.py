@@ -8,10 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..players.registry import choose_player
-from ..study.errors import ArgumentError
 from ..study.experiment import Experiment
 from ..study.workers import parallelism
-from .design import PILOT_DEALS, Design, check_halfwidth, measure, pilot_choice, plan, read_design, write_design
+from .design import DESIGN, PILOT_DEALS, Design, measure, pilot_choice, plan, read_design, write_design
+from .folder import check_request, settle_choice
 
 #: a run to a half-width plays its deals in this many blocks, saying the interval and looking at the CPU cap after each
 BLOCKS = 20
@@ -26,49 +26,21 @@ def blocks(deals: int, chunk_size: int, workers: int) -> tuple[int, int]:
 
 
 
-def settle_choice(text: str | bool | None):
-    """The player that solves the unknowns again (``settle``, with its parameters), or None for ``none``/empty."""
-    from ..players.registry import parse_player
-
-    if text is True:
-        text = "settle"
-    if text is None or text is False:
-        return None
-    if not isinstance(text, str):
-        raise ArgumentError("{settle} must name the player settle (with its parameters) or none, got {got}", got=repr(text))
-    if text.strip().lower() in ("", "none", "off", "false"):
-        return None
-    try:
-        choice = parse_player(text.strip())
-    except ValueError as e:
-        raise ArgumentError("{settle}: {problem}", problem=str(e)) from None
-    if choice.name != "settle":
-        raise ArgumentError("{settle} solves the unknowns again with the player settle (or none), got {got}", got=repr(text))
-    return choice
-
-
 def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: float | None = None, pilot: int = PILOT_DEALS,
-                     settle: str | None = "settle", say=print, **run_args):
+                     settle: str | None = "settle", settle_given: bool = True, say=print, **run_args):
     """Pilot (its unknowns solved again), design, the fixed number of deals of each game, then every unknown they left
-    solved again (see the module's docstring); the summaries."""
+    solved again (see the module's docstring); the summaries. ``settle_given``: ``settle`` was asked for, not a default
+    (a rerun that does not ask keeps its design's)."""
     from ..study.runner import run
 
-    check_halfwidth(halfwidth)
-    if cpu_hours is not None and not cpu_hours > 0:
-        raise ArgumentError("{cpu_hours} must be above 0, got {got}", got=f"{cpu_hours:g}")
-    wrong = [c.label for c in exp.players if c.name != "phased"]
-    if wrong:
-        raise ArgumentError("{halfwidth} plans the solver in phases (player phased); {wrong} cannot settle a deal in a design "
-                            "(play it without {halfwidth})", wrong=", ".join(wrong))
-    if pilot < 100:
-        raise ArgumentError("{pilot} must be at least 100 deals, got {got}", got=pilot)
+    check_request(exp, Path(out), halfwidth, cpu_hours, pilot, settle, settle_given)
     again = settle_choice(settle)
     out = Path(out)
     designs, needed = read_design(out), None
     workers = parallelism(int(run_args.get("jobs", 1)), run_args.get("backend", "loky"), run_args.get("scheduler"))
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),
                         end=exp.first + pilot, chunk_size=min(exp.chunk_size, math.ceil(pilot / (2 * workers))))
-    summaries = [run(pilot_exp, out / "pilot", **run_args)]
+    summaries = [run(pilot_exp, out / "pilot", reason=f"the pilot's {pilot:,} deals from deal {exp.first}", **run_args)]
     if designs is None:
         from analysis.load import load_results
 
@@ -102,7 +74,8 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
         main = replace(exp, name=f"{exp.name}-main-{rules.slug}", games=(rules,),
                        players=(choose_player(choice.name, {**choice.params, "rate": d.rate, "rate2": d.rate2}),),
                        first=d.first, end=d.first + d.deals)
-        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out, cpu_hours, say, workers, **run_args))
+        summaries.append(_capped(run, main, out / f"main-{rules.slug}", out, cpu_hours, say, workers,
+                                 why=f"the design's {d.deals:,} deals (±{d.halfwidth:g} points, {DESIGN})", **run_args))
     planned = next((d.settle for d in designs if d.settle), "")
     if planned:  # the design's own settle player, whatever this call asked: a resumed run keeps its design
         summaries.append(_settle(run, exp, settle_choice(planned), out, [out], cpu_hours, say, workers, **run_args))
@@ -146,7 +119,8 @@ def _settle(run, exp: Experiment, choice, out: Path, folders: list[Path], cpu_ho
         block = listed[k:k + step]
         only = tuple((g, tuple(d for h, d in block if h == g)) for g, _ in whole.only)
         summaries.append(run(replace(whole, only=only, first=min(d for _, d in block), end=max(d for _, d in block) + 1),
-                             out / SETTLED, **{**run_args, "progress": False}))
+                             out / SETTLED, reason="the deals the runs left unknown at their full budget, solved again",
+                             **{**run_args, "progress": False}))
         found = _verdicts(out / SETTLED)
         say(f"castle run: {k + len(block):,} of {len(listed):,} solved again: "
             + ", ".join(f"{g} {d} {found.get((g, d), 'unknown')}" for g, d in block))
@@ -186,10 +160,12 @@ def _say_interval(out: Path, exp: Experiment, designs: list[Design], say) -> Non
             f"points, {verdict}: ±{d.halfwidth:g}) on {e.deals:,} deals" + (f", {e.again:,} unknowns solved again" if e.again else ""))
 
 
-def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | None, say, workers: int = 1, **run_args):
+def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | None, say, workers: int = 1, why: str = "",
+            **run_args):
     """Run ``exp`` in :data:`BLOCKS` blocks of chunks for ``workers`` (:func:`blocks`), saying the interval so far (the
     pilot's deals joined) after each block that played deals, until its end or the CPU cap (spent by every dataset in
-    ``whole``, looked at after such a block); the blocks' summaries as one."""
+    ``whole``, looked at after such a block); the blocks' summaries as one. ``why``: what the deals are, for the
+    manifest's record of each block's range."""
     import pandas as pd
 
     from analysis.designs import perfect_play
@@ -200,7 +176,9 @@ def _capped(run, exp: Experiment, out: Path, whole: Path, cpu_hours: float | Non
     at, summaries = exp.first, []
     while at < exp.end:
         stop = min(at + block, exp.end)
-        summaries.append(run(replace(exp, end=stop), out, **run_args))
+        k = -(-(stop - exp.first) // block)
+        summaries.append(run(replace(exp, end=stop), out, reason=f"block {k} of {-(-(exp.end - exp.first) // block)}"
+                             + (f" of {why}" if why else ""), **run_args))
         at = stop
         if not summaries[-1].deals_played:
             continue  # a block a rerun finds played: on, silently

@@ -16,6 +16,7 @@ import contextlib
 import fcntl
 import fnmatch
 import json
+import math
 import os
 from pathlib import Path
 from typing import Iterator
@@ -24,6 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..core import files
+from ..core.deals import MAX_DEAL
+from ..core.jsontext import dumps
 from ..players.record import COLUMNS
 from .errors import ArgumentError
 from .experiment import ExperimentError
@@ -90,22 +93,94 @@ def write_atomic(table: pa.Table, path: Path) -> None:
 
 def write_json_atomic(data: dict, path: Path) -> None:
     """Write ``data`` as JSON to ``path`` so that ``path`` is always whole (the old file until the new one is)."""
-    files.write_atomic(path, json.dumps(data, indent=2) + "\n")
+    files.write_atomic(path, dumps(data, indent=2) + "\n")
 
 
 def read_manifest(out: Path) -> dict | None:
     path = out / MANIFEST
     if not path.exists():
         return None
+    manifest, problem = parse_manifest(path)
+    if problem:
+        raise ExperimentError(f"{path} is unreadable ({problem}); not touching {out}")
+    return manifest
+
+
+def parse_manifest(path: Path) -> tuple[dict | None, str | None]:
+    """The manifest at ``path`` and None, or None and what makes it other than a manifest castle writes: every
+    reader reads it through here, so a hand-damaged one (text where numbers go, nested 100,000 deep) is one line."""
+    if not path.is_file():  # (a FIFO would block the reader for ever)
+        return None, "not a file"
     try:
         manifest = files.read_json(path, files.MANIFEST, "a manifest")
-    except files.TooLarge as e:
-        raise ExperimentError(f"{path} is unreadable ({e.strerror}); not touching {out}") from None
-    except (OSError, ValueError):
-        manifest = None
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except ValueError as e:
+        return None, "nested too deep" if "nested" in str(e) else f"not JSON: {str(e).split(':')[0]}"
+    except OSError as e:  # (larger than a manifest may be, too)
+        return None, e.strerror or e.__class__.__name__
+    return (None, problem) if (problem := manifest_problem(manifest)) else (manifest, None)
+
+
+def _is(value, *kinds) -> bool:
+    """``value`` is of one of ``kinds`` (``int``: never a bool; ``float``: any number)."""
+    for kind in kinds:
+        if kind is None and value is None or kind is str and isinstance(value, str) or kind is dict and isinstance(value, dict) \
+                or kind is int and isinstance(value, int) and not isinstance(value, bool) \
+                or kind is float and isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) \
+                or kind is bool and isinstance(value, bool):
+            return True
+    return False
+
+
+def _deal_range(value) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(_is(v, int) for v in value) and -1 <= value[0] <= value[1] <= MAX_DEAL + 1
+
+
+#: what each field of a manifest holds, where it is there (a manifest may lack any but ``experiment``)
+_EXPERIMENT = {
+    "name": lambda v: _is(v, str), "description": lambda v: _is(v, str),
+    "games": lambda v: _is(v, dict) and all(_is(k, str) and _is(x, int) for k, x in v.items()),
+    "players": lambda v: _is(v, dict) and all(_is(k, str) and _is(p, dict) and all(_is(x, int, float, str, bool, None)
+                                                                                      for x in p.values()) for k, p in v.items()),
+    "player_versions": lambda v: _is(v, dict) and all(_is(k, str) and _is(x, int) for k, x in v.items()),
+    "seed": lambda v: _is(v, int) and -1 <= v <= MAX_DEAL, "deal_range": _deal_range,
+    "chunk_size": lambda v: _is(v, int) and v > 0, "engine_version": lambda v: _is(v, int),
+    "unknowns_of": lambda v: isinstance(v, list) and all(_is(f, str) for f in v),
+    "deals": lambda v: _is(v, dict) and all(_is(k, str) and isinstance(d, list) and all(_is(x, int) and 0 <= x <= MAX_DEAL for x in d)
+                                            for k, d in v.items()),
+}
+_RUN = {"started": lambda v: _is(v, str, None), "finished": lambda v: _is(v, str, None), "stopped": lambda v: _is(v, str, None),
+        "jobs": lambda v: _is(v, int), "backend": lambda v: _is(v, str), "deals_to_play": lambda v: _is(v, int),
+        "deal_range": _deal_range, "git_commit": lambda v: _is(v, str, None), "cpu_seconds": lambda v: _is(v, float, None),
+        "games_played": lambda v: _is(v, int)}
+_CHANGE = {"at": lambda v: _is(v, str), "from": lambda v: v is None or _deal_range(v), "to": _deal_range,
+           "reason": lambda v: _is(v, str)}
+_MANIFEST = {"package_version": lambda v: _is(v, str, None), "git_commit": lambda v: _is(v, str, None),
+             "started": lambda v: _is(v, str, None), "finished": lambda v: _is(v, str, None),
+             "runs": lambda v: isinstance(v, list) and all(_is(r, dict) and not _wrong(r, _RUN) for r in v),
+             "range_changes": lambda v: isinstance(v, list) and all(_is(r, dict) and not _wrong(r, _CHANGE) for r in v)}
+
+
+def _wrong(data: dict, fields: dict) -> str | None:
+    return next((k for k, ok in fields.items() if k in data and not ok(data[k])), None)
+
+
+def manifest_problem(manifest) -> str | None:
+    """What makes ``manifest`` (parsed JSON) other than a manifest castle writes, or None. Each field present is
+    checked whole (a text ``deal_range``, ``runs`` that is no list, a version that is no number)."""
     if not isinstance(manifest, dict) or not isinstance(manifest.get("experiment"), dict):
-        raise ExperimentError(f"{path} is unreadable; not touching {out}")
-    return manifest
+        return "no experiment in it"
+    if bad := _wrong(manifest["experiment"], _EXPERIMENT):
+        return f"its experiment's {bad} is {_shown(manifest['experiment'][bad])}"
+    if bad := _wrong(manifest, _MANIFEST):
+        return f"its {bad} is {_shown(manifest[bad])}"
+    return None
+
+
+def _shown(value) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def left_by_a_killed_start(entry: Path) -> bool:

@@ -89,11 +89,15 @@ def check(exp: Experiment, out: Path) -> dict | None:
     return manifest
 
 
-def prepare(exp: Experiment, out: Path) -> dict:
+def prepare(exp: Experiment, out: Path, reason: str | None = None) -> dict:
     """Check ``out`` may receive ``exp`` (new, empty, or holding rows it would play the same); return the manifest.
 
     The manifest's ``experiment`` describes everything the folder holds: an
-    extension adds its games, players and deal range to it.
+    extension adds its games, players and deal range to it. Each range the
+    folder's deals have had is kept in ``range_changes``, with when and why
+    (``reason``; by default, that the experiment asked for those deals), so
+    a range grown during a run (a design's blocks, an experiment file
+    edited) says so.
     """
     identity = json.loads(json.dumps(exp.identity(ENGINE_VERSION)))
     manifest = check(exp, out)
@@ -105,6 +109,7 @@ def prepare(exp: Experiment, out: Path) -> dict:
             "started": now(),
             "finished": None,
             "runs": [],
+            "range_changes": [_range_change(None, identity["deal_range"], exp, reason)],
         }
     else:
         held = manifest["experiment"]
@@ -112,9 +117,11 @@ def prepare(exp: Experiment, out: Path) -> dict:
             held[section] = {**(held.get(section) or {}), **identity[section]}
         if identity.get("player_sources"):
             held["player_sources"] = {**(held.get("player_sources") or {}), **identity["player_sources"]}
-        first, end = held.get("deal_range") or identity["deal_range"]
+        first, end = before = held.get("deal_range") or identity["deal_range"]
         if exp.end > exp.first:
             held["deal_range"] = [min(first, exp.first), max(end, exp.end)] if end > first else [exp.first, exp.end]
+        if held.get("deal_range") != before:
+            manifest.setdefault("range_changes", []).append(_range_change(before, held["deal_range"], exp, reason))
         if "deals" in identity:  # listed deals (unknowns_of): the folder holds every list it was given
             listed = held.get("deals") or {}
             held["deals"] = {g: sorted(set(listed.get(g, [])) | set(d)) for g, d in {**listed, **identity["deals"]}.items()}
@@ -127,6 +134,13 @@ def prepare(exp: Experiment, out: Path) -> dict:
         raise ExperimentError(f"cannot write to {out}: {e.strerror or e}") from None
     return manifest
 
+
+
+def _range_change(before: list[int] | None, after: list[int], exp: Experiment, reason: str | None) -> dict:
+    """One change of a folder's deal range, for its manifest's ``range_changes``."""
+    asked = f"deals {exp.first} to {exp.end - 1}" if exp.end > exp.first else "no deals"
+    why = reason or (f"the experiment asked for {asked}" + ("" if before is None else ": the range grown to hold them"))
+    return {"at": now(), "from": before, "to": list(after), "reason": why}
 
 
 _PART = re.compile(r"part-(\d+)-(\d+)\.parquet")

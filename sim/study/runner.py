@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .chunks import already, plan
-from .dataset import MANIFEST, locked, remove_stale_temporaries, write_json_atomic
+from .dataset import LOCK, MANIFEST, locked, remove_stale_temporaries, write_json_atomic
 from .errors import ArgumentError
 from .experiment import Experiment, ExperimentError
 from .progress import want_progress
@@ -79,8 +79,10 @@ def run(
     backend: str = "loky",
     scheduler: str | None = None,
     progress: bool | None = None,
+    reason: str | None = None,
 ) -> RunSummary:
-    """Play every deal of ``exp`` not yet in ``out``; return what was done."""
+    """Play every deal of ``exp`` not yet in ``out``; return what was done. ``reason``: why its deal range is what
+    it is, kept in the manifest if the folder's range changes (:func:`.resume.prepare`)."""
     if jobs < 1:
         raise ArgumentError("{jobs} must be at least 1, got {got}", got=jobs)
     if backend not in ("loky", "dask"):
@@ -91,41 +93,68 @@ def run(
     with contextlib.ExitStack() as stack:
         # a remote scheduler is checked before anything is written; a local cluster starts only if needed
         client = stack.enter_context(dask_client(jobs, scheduler)) if scheduler else None
-        return _run(exp, out, jobs, backend, client, progress)
+        return _run(exp, out, jobs, backend, client, progress, reason)
 
 
-def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None) -> RunSummary:
-    manifest = prepare(exp, out)
-    t0 = time.perf_counter()
+def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None,
+         reason: str | None = None) -> RunSummary:
+    new = not (out / MANIFEST).exists()
+    made = [p for p in (out, *out.parents) if not p.exists()]
+    manifest = prepare(exp, out, reason)
     with locked(out):
-        remove_stale_temporaries(out)
-        covered, damaged = survey(out, exp)
-        total = exp.n_games
-        held = already(exp, covered)
-        todo = total - held
-        run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
-                    "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
-        manifest["runs"].append(run_info)
-        manifest["finished"] = None
-        write_json_atomic(manifest, out / MANIFEST)
-        tally = {"played": 0, "cpu": 0.0}  # what the run has put on disk so far, kept when it is stopped
         try:
-            if todo:
-                _warm_up(exp)
-                chunks = plan(exp, covered)
-                jobs = min(jobs, _tasks(exp))  # never more workers than tasks
-                if jobs > (os.cpu_count() or 1) and backend == "loky":
-                    print(f"castle run: {jobs} worker processes on this machine's {os.cpu_count()} CPUs: they will share them",
-                          file=sys.stderr)
-                execute(chunks, todo, str(out), jobs, backend, client, want_progress(progress), tally)
-        finally:  # a stopped run still records what it played and the CPU that took
-            stopped = tally["played"] != todo
-            run_info["stopped" if stopped else "finished"] = now()
-            run_info["games_played"] = tally["played"]
-            run_info["cpu_seconds"] = round(tally["cpu"], 6)  # to the microsecond: a stopped run may hold one 0.2 ms deal
-            if not stopped:
-                manifest["finished"] = run_info["finished"]
-            write_json_atomic(manifest, out / MANIFEST)
+            return _locked_run(exp, out, jobs, backend, client, progress, manifest)
+        except BaseException:
+            if new:
+                _unstart(out, made)
+            raise
+
+
+def _unstart(out: Path, made: list[Path]) -> None:
+    """A new folder's run that failed before any part was written leaves nothing: not its manifest (which would make
+    the folder another experiment's to the next run), nor its lock, nor the folders it made."""
+    if any(out.glob("game=*/player=*/part-*.parquet")):
+        return
+    for name in (MANIFEST, LOCK):
+        with contextlib.suppress(OSError):
+            (out / name).unlink()
+    remove_stale_temporaries(out)
+    for folder in [*sorted(out.glob("game=*/player=*"), reverse=True), *sorted(out.glob("game=*"), reverse=True), *made]:
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # (only if empty)
+
+
+def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None,
+                manifest: dict) -> RunSummary:
+    t0 = time.perf_counter()
+    remove_stale_temporaries(out)
+    covered, damaged = survey(out, exp)
+    total = exp.n_games
+    held = already(exp, covered)
+    todo = total - held
+    run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
+                "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
+    manifest.setdefault("runs", []).append(run_info)
+    manifest["finished"] = None
+    write_json_atomic(manifest, out / MANIFEST)
+    tally = {"played": 0, "cpu": 0.0}  # what the run has put on disk so far, kept when it is stopped
+    try:
+        if todo:
+            _warm_up(exp)
+            chunks = plan(exp, covered)
+            jobs = min(jobs, _tasks(exp))  # never more workers than tasks
+            if jobs > (os.cpu_count() or 1) and backend == "loky":
+                print(f"castle run: {jobs} worker processes on this machine's {os.cpu_count()} CPUs: they will share them",
+                      file=sys.stderr)
+            execute(chunks, todo, str(out), jobs, backend, client, want_progress(progress), tally)
+    finally:  # a stopped run still records what it played and the CPU that took
+        stopped = tally["played"] != todo
+        run_info["stopped" if stopped else "finished"] = now()
+        run_info["games_played"] = tally["played"]
+        run_info["cpu_seconds"] = round(tally["cpu"], 6)  # to the microsecond: a stopped run may hold one 0.2 ms deal
+        if not stopped:
+            manifest["finished"] = run_info["finished"]
+        write_json_atomic(manifest, out / MANIFEST)
     return RunSummary(out, total, held, tally["played"], damaged, time.perf_counter() - t0, not stopped)
 
 

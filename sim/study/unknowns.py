@@ -49,7 +49,11 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
         parts = sorted(p for pattern in (_PARTS, "*/" + _PARTS) for p in path.glob(pattern) if not p.name.startswith("."))
         if not parts:
             raise ArgumentError("{unknowns_of}: {folder} holds no results", folder=repr(folder))
+        exact = False
         for part in parts:
+            if not part.is_file():  # (a FIFO would block the read for ever)
+                raise ArgumentError("{unknowns_of}: {part} is named as a Parquet part but is not a file; move it out",
+                                    part=str(part))
             rows = _exact_rows(part)
             if rows is None:
                 continue
@@ -57,10 +61,15 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
                 name = by_name.get((str(game), str(dialect)))
                 if name is None:
                     continue
+                exact = True
                 result = g.result.astype(str)
                 left = g["left"].fillna(False).astype(bool) if "left" in g else False
                 settled[name].update(g.deal[result.isin(("won", "lost"))].astype(int).tolist())
                 found[name].update(g.deal[(result == "unknown") & ~left].astype(int).tolist())
+        if not exact:  # (a folder of heuristic players' runs, another seed's or other games': a mistake, said)
+            raise ArgumentError("{unknowns_of}: {folder} holds no exact run ({runs}) of {games} with seed {seed}: it has no "
+                                "unknowns to play", folder=repr(folder), runs=", ".join(EXACT_RUNS),
+                                games=", ".join(g.full_slug for g in games), seed=seed)
     return {name: tuple(sorted(deals - settled[name])) for name, deals in found.items()}
 
 
