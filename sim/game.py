@@ -297,8 +297,7 @@ def _rules_array(rules: Rules) -> np.ndarray:
     """The rules array of ``rules``, made once (the kernels only read it)."""
     r = _RULES_ARRAYS.get(rules)
     if r is None:
-        r = _RULES_ARRAYS[rules] = L.rules_array(rules)
-        r.flags.writeable = False
+        r = _RULES_ARRAYS[rules] = L.rules_array(rules)  # (writable: numba types a read-only array apart)
     return r
 
 
