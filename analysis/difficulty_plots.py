@@ -178,3 +178,47 @@ def mistake_kinds(shares: pd.DataFrame, names: dict[str, str] | None = None) -> 
     ax.legend(fontsize=7.5, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 / (0.34 * len(shares) + 1.4)), frameon=False)
     fig.tight_layout()
     return fig
+
+
+def ratings(players: pd.DataFrame, deals: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None,
+            names: dict[str, str] | None = None) -> plt.Figure:
+    """Per game, one scale: the deals' ratings as a histogram, the rungs' ratings (95% intervals) as marks above it.
+
+    ``players``: game, player, rating, lo, hi; ``deals``: game, rating.
+    """
+    names = names or {}
+    fig, axes = plt.subplots(len(games), 1, figsize=(9.0, 2.2 * len(games)), sharex=True, squeeze=False)
+    colours = colours or player_colours(list(dict.fromkeys(players.player)))
+    lo = min(players.lo.min(), deals.rating.min()) - 100
+    hi = max(players.hi.max(), deals.rating.max()) + 100
+    for ax, game in zip(axes[:, 0], games):
+        d = deals[deals.game == game].rating
+        ax.hist(d, bins=np.arange(lo, hi + 50, 50), color="0.75", label="deals")
+        top = ax.get_ylim()[1]
+        p = players[players.game == game].reset_index(drop=True)
+        for i, row in p.iterrows():
+            y = top * (1.05 + 0.07 * i)
+            ax.errorbar(row.rating, y, xerr=[[row.rating - row.lo], [row.hi - row.rating]], fmt="o", ms=4,
+                        color=colours.get(row.player, "black"), label=names.get(row.player, row.player))
+        ax.set_ylim(0, top * (1.1 + 0.07 * len(p)))
+        ax.set_ylabel("deals")
+        ax.set_title(game_name(game), loc="left", fontsize=10)
+    axes[-1, 0].set_xlabel("rating (Elo points: beam:budget=1000000 is 1500; 400 points = 10:1 odds)")
+    legend_below(fig, list(axes[:, 0]))
+    return fig
+
+
+def calibration(cal: pd.DataFrame, games: list[str]) -> plt.Figure:
+    """Held-out games: the predicted chance of a win against the share won, in bins, per game (``game, predicted, won,
+    games``), beside the diagonal a perfect prediction would follow."""
+    fig, ax = plt.subplots(figsize=(4.6, 4.2))
+    ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--", label="predicted = won")
+    for game in games:
+        c = cal[cal.game == game]
+        ax.plot(c.predicted, c.won, "o-", ms=3 + 0 * c.games, color=game_colour(game), label=game_name(game))
+    ax.set_xlabel("predicted chance of a win (held out)")
+    ax.set_ylabel("share won")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8, loc="upper left")
+    return fig

@@ -47,7 +47,7 @@ USER_ERRORS = (UserError, UnknownGameError, UnknownDialectError, UnknownPlayerEr
                IllegalMoveError, OSError)
 
 #: the command groups, in the order ``castle --help`` lists them
-COMMAND_MODULES = ("deal", "deals", "play", "solve", "explain", "run", "summary", "bench", "show", "replay")
+COMMAND_MODULES = ("deal", "deals", "play", "solve", "explain", "rate", "run", "summary", "bench", "show", "replay")
 
 
 def _version(value: bool) -> None:

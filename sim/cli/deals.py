@@ -22,6 +22,9 @@ def deals(
     difficulty: Optional[str] = typer.Option(None, "--difficulty", help="easy, medium or hard (each game's thirds of the "
                                              "index among its winnable deals), or A:B bits (5:20, 30:); implies --winnable",
                                              show_default=False),
+    tier: Optional[str] = typer.Option(None, "--tier", help="very-easy, easy, medium, hard or very-hard: the tiers of the "
+                                       "ratings the ladder's games give seed 0's deals (analysis/ratings.py; each tier "
+                                       "described by what named players won of it)", show_default=False),
     count: int = typer.Option(10, "--count", min=1, help="how many deals"),
     pysol: bool = typer.Option(False, "--pysol", help="PySol FC's game numbers (open pysol:N in PySol) instead of seed 0's deals"),
     as_json: bool = typer.Option(False, "--json", help="one JSON line per deal (with --pysol, its deal is pysol:N)"),
@@ -41,6 +44,12 @@ def deals(
     rules = find_game(game)
     if pysol and rules.pysol_name is None:
         raise UserError(f"PySol deals no game numbers for {rules.slug}")
+    if tier is not None:
+        if difficulty is not None or pysol:
+            raise UserError("--tier picks among the deals the ladder rated (seed 0's): give it without --difficulty and --pysol "
+                            "(PySol's numbers are rated once experiments/published/ladder-pysol.toml has run)")
+        _tiered(rules, tier, count, as_json, data)
+        return
     band, lo, hi = None, -math.inf, math.inf
     if difficulty is not None:
         try:
@@ -81,6 +90,37 @@ def deals(
             what = "lost" if r["result"] == "lost" else "unknown" if r["difficulty"] is None else \
                 f"{r['difficulty']:5.1f} bits{' (' + r['band'] + ')' if r['band'] else ''}, {r['decisions']} decision points, {r['critical']} critical"
             typer.echo(f"{deal:>12}  {what}")
+
+
+def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> None:
+    """The first ``count`` deals of ``tier``, with their ratings and what the tier means."""
+    from analysis import rated
+    from analysis.report import default_reference
+
+    try:
+        wanted = rated.tier_named(tier)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    folder = data or default_reference()
+    if folder is None or not Path(folder).is_dir():
+        raise UserError(f"--data {data}: no such folder" if data is not None else "no shipped study here: give --data")
+    scale = rated.scale_of(folder, rules.full_slug)
+    if scale is None:
+        raise UserError(f"{folder} holds no ladder of {rules.name} to rate deals by")
+    picked = scale.deals[scale.deals.tier == wanted].sort_values(["seed", "deal"])
+    if picked.empty:
+        raise UserError(f"no deal of {rules.name} the ladder rated is {wanted}")
+    t = rated.tiers_table(scale).set_index("tier").loc[wanted]
+    said = ", ".join(f"{p} won {t[p]:.0%}" for p in scale.rungs[::-1] if p in t.index and t[p] == t[p])
+    if not as_json:
+        typer.echo(f"{wanted} ({rules.name}): {int(t.deals):,} of the {len(scale.deals):,} rated deals; of them {said}", err=True)
+    for r in picked.head(count).itertuples(index=False):
+        if as_json:
+            typer.echo(dumps({"game": rules.full_slug, "deal": str(r.deal), "seed": int(r.seed), "rating": round(float(r.rating), 1),
+                              "tier": wanted, "censored": r.censored or None}))
+        else:
+            bound = {"above": " (no rung won it: a bound)", "below": " (every rung won it: a bound)"}.get(r.censored, "")
+            typer.echo(f"{r.deal:>12}  rating {r.rating:,.0f}{bound}")
 
 
 def _catalogue(data: Path | None, game: str, seed: int):

@@ -18,11 +18,12 @@ from .mistakes import mistakes
 from .perfect_play import containment, deal_by_deal, independent, winnability_table
 from .players import across_games, win_rates, within_games
 from .precision import precision
+from .ratings import ratings
 from .replays import replays
 from .rungs import cards_home, convergence, ladder_section
 from .selective import advice, base_rank
 
 #: the report's sections, in page order (the answer first: it fills the first screen)
 SECTIONS = (answer, winnability_table, precision, deal_by_deal, containment, independent, win_rates, across_games, within_games,
-            ladder_section, difficulty, explain, mistakes, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
+            ladder_section, difficulty, ratings, explain, mistakes, base_rank, advice, convergence, cards_home, effort, family, hidden_cards, dialects, replays,
             players_legend, experiments)

@@ -1,0 +1,140 @@
+"""The study's ladder put on one scale: per game, every rung's rating and every winnable deal's, the tiers, and what
+each tier means in the chances of named players.
+
+The outcomes are the ladder's (each heuristic rung on the same deals) on the deals the solver won, among those
+every rung of the game played; the deals the solver proved lost or left unknown are not rated (no player can win
+the first; nobody knows of the second). The fit is :func:`analysis.ratings.fit`, one per game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from . import ladder
+from . import ratings as R
+from .picks import pick
+from .scan import as_rows
+from .stats import player_mask
+
+
+@dataclass
+class Rated:
+    """One game on the scale: its fit, its rungs weakest first, each deal's rating and tier, the cuts between tiers."""
+
+    game: str
+    fit: R.Fit
+    rungs: list[str]  #: the rungs rated, weakest first (by rating; those that won none or all of their deals are not)
+    deals: pd.DataFrame  #: seed, deal, rating, se, censored, tier, and one column per rung: won (bool)
+    cuts: list[float]
+
+    def players(self) -> pd.DataFrame:
+        """Each rung's rating with its 95% interval (±1.96 standard errors), its deals and wins, weakest first."""
+        p = self.fit.players.set_index("player").reindex(self.rungs).dropna(subset=["theta"]).reset_index()
+        r = self.fit.rating(p.theta)
+        half = 1.96 * R.SCALE * p.se
+        return pd.DataFrame({"player": p.player, "rating": r, "lo": r - half, "hi": r + half,
+                             "deals": p.deals.astype(int), "won": p.won.astype(int)})
+
+
+def outcomes(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = None) -> pd.DataFrame:
+    """``player, seed, deal, won`` of ``game``'s rungs on the solver's winnable deals every rung played. ``rows``: a
+    frame or :class:`analysis.scan.CheapRows` (asked once, for the rows on those deals); ``solved``:
+    :func:`analysis.ladder.verdicts`. Rungs are the players of two games or more (advice's variants of one game are
+    not rungs), unless ``rungs`` names them."""
+    rows = as_rows(rows)
+    if rungs is None:
+        held = rows.pairs()
+        heur = held[player_mask(held.player)]
+        games = heur.groupby("player").game.nunique()
+        rungs = sorted(p for p in games[games >= 2].index if p in set(heur[heur.game == game].player))
+    winnable = solved[(solved.game == game) & (solved.verdict == "won")][["game", "seed", "deal"]]
+    none = pd.DataFrame(columns=["player", "seed", "deal", "won"])
+    if len(rungs) < 2 or winnable.empty:
+        return none
+    got = rows.rows_on(winnable, pick([game], list(rungs)), columns=["player", "seed", "deal", "result"])
+    got = got.drop_duplicates(["player", "seed", "deal"])
+    every = got.groupby(["seed", "deal"]).player.nunique() == got.player.nunique()
+    got = got.set_index(["seed", "deal"]).loc[every[every].index].reset_index()
+    return pd.DataFrame({"player": got.player.astype(str), "seed": got.seed.astype(np.int64),
+                         "deal": got.deal.astype(np.int64), "won": got.result.astype(str).eq("won")})
+
+
+def rate_game(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = None) -> Rated | None:
+    """``game`` on the scale (None when fewer than two rungs played its winnable deals)."""
+    o = outcomes(rows, solved, game, rungs)
+    if o.empty or o.player.nunique() < 2:
+        return None
+    f = R.fit(o)
+    if R.REFERENCE not in set(f.players.player):
+        return None
+    order = list(f.players.sort_values("theta").player)  # weakest first, by rating
+    cuts = list(R.CUTS)
+    d = f.deals.assign(rating=f.rating(f.deals.b), se=R.SCALE * f.deals.se)
+    d["tier"] = R.tier_of(d.rating, cuts)
+    wide = o.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="max")
+    d = d.merge(wide.reset_index(), on=["seed", "deal"], how="left")
+    return Rated(game, f, order, d[["seed", "deal", "rating", "se", "censored", "tier", *[p for p in order if p in d]]], cuts)
+
+
+def tiers_table(r: Rated, described_by=R.DESCRIBED_BY) -> pd.DataFrame:
+    """Per tier (easiest first): its ratings, its deals, and the share of them each of ``described_by`` won (what the
+    players did on those deals, not what the model says)."""
+    out = []
+    bounds = [-np.inf, *r.cuts, np.inf]
+    for i, tier in enumerate(R.TIERS[: len(r.cuts) + 1]):
+        d = r.deals[r.deals.tier == tier]
+        row = {"tier": tier, "from": bounds[i], "to": bounds[i + 1], "deals": len(d),
+               "share": len(d) / len(r.deals) if len(r.deals) else np.nan}
+        for p in described_by:
+            row[p] = float(d[p].mean()) if p in d.columns and len(d) else np.nan
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def verdicts_of(folder, game: str) -> pd.DataFrame:
+    """The solver's verdicts on ``game`` (:func:`analysis.ladder.verdicts`) from the dataset, or folder of datasets, at
+    ``folder``: only the datasets holding its rows are read (checked as :func:`analysis.load.load_results` checks)."""
+    from pathlib import Path
+
+    from .load import load_results, study_folders
+    from .parts import folder_values, parquet_parts
+    from .stats import player_name
+
+    frames = []
+    for f in study_folders(Path(folder)):
+        held = [folder_values(f, p) for p in parquet_parts(f)]
+        if any(v.get("game") == game and player_name(v.get("player", "")) == "solver" for v in held):
+            frames.append(load_results(f, games=[game], judged_only=True))
+    if not frames:
+        return pd.DataFrame(columns=["game", "seed", "deal", "verdict"])
+    return ladder.verdicts(pd.concat(frames, ignore_index=True))
+
+
+def scale_of(folder, game: str) -> Rated | None:
+    """``game`` on the scale of the study at ``folder`` (its ladder's rows where they lie, its solver's verdicts)."""
+    from .scan import of
+
+    return rate_game(of(folder), verdicts_of(folder, game), game)
+
+
+def tier_named(text: str) -> str:
+    """The tier a user named (``very-hard``, ``Very hard``, ``hard``...), or ValueError listing the tiers."""
+    wanted = text.strip().lower().replace("-", " ").replace("_", " ")
+    for tier in R.TIERS:
+        if tier.lower() == wanted:
+            return tier
+    raise ValueError(f"no tier {text!r}: give one of " + ", ".join(t.lower().replace(" ", "-") for t in R.TIERS))
+
+
+def study(rows, df: pd.DataFrame, games: list[str]) -> dict[str, Rated]:
+    """Every game of ``games`` the ladder played, on its scale. ``df``: the judged rows (the solver's verdicts)."""
+    solved = ladder.verdicts(df)
+    out = {}
+    for game in games:
+        r = rate_game(rows, solved, game)
+        if r is not None:
+            out[game] = r
+    return out

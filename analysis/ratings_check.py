@@ -1,0 +1,135 @@
+"""Is a rating a prediction? The Rasch scale (:mod:`.ratings`) judged only on what it was not fitted on.
+
+Two hold-outs, per game:
+
+- **pairs**: the (deal, player) games are cut into ten folds at random (seeded); each fold's games are predicted
+  by a fit on the other nine;
+- **players**: each rung in turn is left out of the fit, rated as a new player would be
+  (:func:`~.ratings.rate_player`) from its first games, and its other games predicted from that rating.
+
+Beside them, two baselines on the same held-out games, each a logistic regression per player fitted on the
+same training games: on the deal's corridor index (the bits of luck it needs, :mod:`.difficulty`) where the
+deal has one, and on the player's win rate alone (what a table of win rates predicts). Measures: log loss,
+AUC, and the calibration (predicted chance against the share won, in bins).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import ratings as R
+
+FOLDS = 10
+SEED = 0
+#: the games a left-out player is rated from (the rest are predicted)
+RATE_FROM = 300
+
+
+def log_loss(p, y) -> float:
+    p = np.clip(np.asarray(p, float), 1e-6, 1 - 1e-6)
+    y = np.asarray(y, float)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def auc(p, y) -> float:
+    """The chance a won game is given a higher chance than a lost one (ties count half): Mann-Whitney."""
+    p, y = np.asarray(p, float), np.asarray(y, bool)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    if n1 == 0 or n0 == 0:
+        return float("nan")
+    ranks = pd.Series(p).rank(method="average").to_numpy()
+    return float((ranks[y].sum() - n1 * (n1 + 1) / 2) / (n1 * n0))
+
+
+def calibration(p, y, bins: int = 10) -> pd.DataFrame:
+    """Predicted chance against the share won, in bins of equal width: ``lo, hi, games, predicted, won``."""
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    edges = np.linspace(0, 1, bins + 1)
+    k = np.clip(np.digitize(p, edges[1:-1]), 0, bins - 1)
+    out = []
+    for i in range(bins):
+        m = k == i
+        if m.any():
+            out.append({"lo": edges[i], "hi": edges[i + 1], "games": int(m.sum()), "predicted": float(p[m].mean()),
+                        "won": float(y[m].mean())})
+    return pd.DataFrame(out)
+
+
+def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, folds: int = FOLDS, seed: int = SEED) -> pd.DataFrame:
+    """Every game of ``outcomes`` predicted by a fit that did not see it: columns ``player, seed, deal, won, rating``
+    (the model's chance) and the baselines ``rate`` and ``index`` (NaN where the deal has no corridor index).
+    ``index``: ``seed, deal, difficulty`` (the corridor's index, bits)."""
+    o = outcomes[["player", "seed", "deal", "won"]].reset_index(drop=True).copy()
+    o["player"] = o.player.astype(str)
+    fold = np.random.default_rng(seed).integers(0, folds, len(o))
+    idx = None if index is None else index.set_index(["seed", "deal"]).difficulty
+    parts = []
+    whole = R.fit(o)
+    for k in range(folds):
+        train, test = o[fold != k], o[fold == k].copy()
+        f = R.fit(train, start=whole)
+        b = f.deals.set_index(["seed", "deal"]).b.reindex(pd.MultiIndex.from_frame(test[["seed", "deal"]])).to_numpy()
+        b = np.where(np.isnan(b), f.prior[0], b)  # a deal all of whose games are held out: the deals' mean
+        theta = f.players.set_index("player").theta.reindex(test.player).to_numpy()
+        test["rating"] = R._sigmoid(theta - b)
+        rate = train.groupby("player").won.mean()
+        test["rate"] = test.player.map(rate).to_numpy()
+        test["index"] = _index_baseline(train, test, idx) if idx is not None else np.nan
+        parts.append(test)
+    return pd.concat(parts).dropna(subset=["rating"]).sort_values(["player", "seed", "deal"], ignore_index=True)
+
+
+def _index_baseline(train: pd.DataFrame, test: pd.DataFrame, idx: pd.Series) -> np.ndarray:
+    """Per player, a logistic regression of a win on the deal's corridor index, fitted on ``train``'s games."""
+    import statsmodels.api as sm
+
+    out = np.full(len(test), np.nan)
+    x_train = idx.reindex(pd.MultiIndex.from_frame(train[["seed", "deal"]])).to_numpy()
+    x_test = idx.reindex(pd.MultiIndex.from_frame(test[["seed", "deal"]])).to_numpy()
+    for player in test.player.unique():
+        m = (train.player == player).to_numpy() & ~np.isnan(x_train)
+        t = (test.player == player).to_numpy() & ~np.isnan(x_test)
+        y = train.won.to_numpy()[m].astype(float)
+        if not t.any() or y.sum() in (0, len(y)):
+            out[t] = y.mean() if len(y) else np.nan
+            continue
+        model = sm.Logit(y, sm.add_constant(x_train[m])).fit(disp=0, method="lbfgs", maxiter=200)
+        out[t] = model.predict(sm.add_constant(x_test[t], has_constant="add"))
+    return out
+
+
+def held_out_players(outcomes: pd.DataFrame, rate_from: int = RATE_FROM) -> pd.DataFrame:
+    """Each player left out of the fit and rated from its first ``rate_from`` games (by deal number), its other games
+    predicted: ``player, rating, lo, hi, full`` (its rating in the fit of every player; all on that fit's scale),
+    ``games``, ``log_loss``, ``auc``."""
+    o = outcomes[["player", "seed", "deal", "won"]].copy()
+    o["player"] = o.player.astype(str)
+    full = R.fit(o)
+    full_r = full.players.set_index("player").theta
+    out = []
+    for player in sorted(o.player.unique()):
+        f = R.fit(o[o.player != player], start=full)
+        mine = o[o.player == player].sort_values(["seed", "deal"])
+        first, rest = mine.iloc[:rate_from], mine.iloc[rate_from:]
+        r = R.rate_player(f, first)
+        b = f.deals.set_index(["seed", "deal"]).b.reindex(pd.MultiIndex.from_frame(rest[["seed", "deal"]])).to_numpy()
+        keep = ~np.isnan(b)
+        p = R._sigmoid(f.logit(r.rating) - b[keep])
+        y = rest.won.to_numpy()[keep]
+        # on the full fit's scale: the two fits' logits aligned on the players they share
+        t = f.players.set_index("player").theta
+        shift = float((t - full_r.reindex(t.index)).mean())
+        on_full = [float(full.rating(f.logit(x) - shift)) if np.isfinite(x) else x for x in (r.rating, r.lo, r.hi)]
+        out.append({"player": player, "rating": on_full[0], "lo": on_full[1], "hi": on_full[2], "bound": r.bound,
+                    "full": float(full.rating(full_r[player])) if player in full_r.index else float("nan"),
+                    "games": int(keep.sum()), "log_loss": log_loss(p, y), "auc": auc(p, y)})
+    return pd.DataFrame(out)
+
+
+def scores(pred: pd.DataFrame) -> pd.DataFrame:
+    """Log loss and AUC of the model and each baseline on the held-out games where every one of them predicts."""
+    cols = [c for c in ("rating", "index", "rate") if c in pred.columns and pred[c].notna().any()]
+    common = pred.dropna(subset=cols)
+    return pd.DataFrame([{"predictor": c, "games": len(common), "log_loss": log_loss(common[c], common.won),
+                          "auc": auc(common[c], common.won)} for c in cols])

@@ -1,0 +1,99 @@
+"""Deals and players on one scale: each rung's rating and each deal's, the tiers and what they mean, and how well
+the ratings predict games they were not fitted on."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ... import difficulty as D
+from ... import difficulty_plots, rated
+from ... import ratings as R
+from ... import ratings_check as C
+from ...games import STUDY, name
+from ..model import Report, Section
+from ..page import pct
+
+#: folds of the held-out pairs in the report (each fold a fit: about a second a game)
+FOLDS = 5
+
+
+def ratings(r: Report) -> Section | None:
+    """One fit per game of the study the ladder played (:mod:`analysis.rated`), checked on what it did not see."""
+    if len(r.ladder_order) < 2:
+        return None
+    scales = {g: s for g in r.games if g in STUDY and (s := rated.rate_game(r.cheap, r.verdicts, g)) is not None}
+    if not scales:
+        return None
+    games = list(scales)
+    players = pd.concat([s.players().assign(game=g) for g, s in scales.items()], ignore_index=True)
+    wide = players.assign(text=[_rating(a, b, c) for a, b, c in zip(players.rating, players.lo, players.hi)]) \
+        .pivot(index="player", columns="game", values="text")
+    order = players.groupby("player").rating.mean().sort_values().index
+    wide = wide.reindex(order)[games].fillna("won none or all: not rated")
+    shown_players = pd.DataFrame({"rung (weakest first)": [r.name(p) for p in wide.index],
+                                  **{name(g): wide[g].to_numpy() for g in games}})
+    tiers = []
+    for g, s in scales.items():
+        t = rated.tiers_table(s)
+        tiers.append(t.assign(game=g))
+    tiers = pd.concat(tiers, ignore_index=True)
+    described = [p for p in R.DESCRIBED_BY if p in tiers.columns]
+    shown_tiers = pd.DataFrame({
+        "game": [name(g) for g in tiers.game], "tier": tiers.tier,
+        "ratings": [_span(a, b) for a, b in zip(tiers["from"], tiers["to"])],
+        "deals": [f"{n:,} ({pct(x)})" for n, x in zip(tiers.deals, tiers.share)],
+        **{f"{r.name(p)} won": [pct(x) if x == x else "–" for x in tiers[p]] for p in described}})
+    index = D.corridor_rows(r.df) if len(r.df) else pd.DataFrame()
+    scores, cal, held = [], [], []
+    for g, s in scales.items():
+        o = rated.outcomes(r.cheap, r.verdicts, g, s.rungs)
+        idx = index[index.game == g][["seed", "deal", "difficulty"]] if len(index) else None
+        pred = C.held_out_pairs(o, idx if idx is not None and len(idx) else None, folds=FOLDS)
+        scores.append(C.scores(pred).assign(game=g))
+        cal.append(C.calibration(pred.rating, pred.won).assign(game=g))
+        held.append(C.held_out_players(o).assign(game=g))
+    scores, cal, held = (pd.concat(x, ignore_index=True) for x in (scores, cal, held))
+    what = {"rating": "the ratings (player minus deal)", "index": "the corridor's index (a logistic fit per player)",
+            "rate": "the player's win rate alone"}
+    shown_scores = pd.DataFrame({"game": [name(g) for g in scores.game], "predictor": [what[p] for p in scores.predictor],
+                                 "held-out games": scores.games, "log loss": [f"{x:.3f}" for x in scores.log_loss],
+                                 "AUC": [f"{x:.3f}" for x in scores.auc]})
+    shown_held = pd.DataFrame({"game": [name(g) for g in held.game], "rung left out": [r.name(p) for p in held.player],
+                               f"rated from its first {C.RATE_FROM} games": [_rating(a, b, c) for a, b, c in zip(held.rating, held.lo, held.hi)],
+                               "in the fit of every rung": [f"{x:,.0f}" if x == x else "not rated" for x in held.full],
+                               "its other games: log loss": [f"{x:.3f}" for x in held.log_loss],
+                               "AUC": [f"{x:.3f}" if x == x else "–" for x in held.auc]})
+    deals = pd.concat([s.deals.assign(game=g) for g, s in scales.items()], ignore_index=True)
+    censored = deals.groupby(["game", "censored"]).size().unstack(fill_value=0)
+    context = {
+        "reference": r.name(R.REFERENCE), "cuts": [f"{c:,.0f}" for c in R.CUTS], "folds": FOLDS, "rate_from": C.RATE_FROM,
+        "censored": [{"game": name(g), "above": int(censored.loc[g].get("above", 0)), "below": int(censored.loc[g].get("below", 0)),
+                      "deals": int(censored.loc[g].sum())} for g in games],
+        "figure": r.out.figure(difficulty_plots.ratings(players, deals, games, r.colours, names=r.names), "ratings",
+                               "Each game on one scale: its deals' ratings (grey) and its rungs' (95% intervals)"),
+        "players": r.out.table(shown_players, "ratings_players", raw=players, summary="Each rung's rating in each game, 95% interval"),
+        "tiers": r.out.table(shown_tiers, "ratings_tiers", left=2, raw=tiers,
+                             summary="The five tiers: their ratings, their deals, and the share of them named rungs won"),
+        "scores": r.out.table(shown_scores, "ratings_held_out", left=2, raw=scores,
+                              summary="Games the fit did not see, predicted by the ratings and by two baselines"),
+        "held": r.out.table(shown_held, "ratings_new_players", left=2, raw=held,
+                            summary="Each rung left out of the fit and rated from a few hundred games, as a new player would be"),
+        "calibration": r.out.figure(difficulty_plots.calibration(cal, games), "ratings_calibration",
+                                    "Held-out games: the ratings' predicted chance against the share won"),
+    }
+    return Section("Deals and players on one scale", "ratings.html.j2", context, incomplete=r.incomplete(cheap=r.ladder_pick))
+
+
+def _rating(x: float, lo: float, hi: float) -> str:
+    if x != x:
+        return "–"
+    fmt = lambda v: "−∞" if v == float("-inf") else "+∞" if v == float("inf") else f"{v:,.0f}"  # noqa: E731
+    return f"{x:,.0f} [{fmt(lo)}, {fmt(hi)}]"
+
+
+def _span(a: float, b: float) -> str:
+    if a == float("-inf"):
+        return f"up to {b:,.0f}"
+    if b == float("inf"):
+        return f"above {a:,.0f}"
+    return f"{a:,.0f} to {b:,.0f}"

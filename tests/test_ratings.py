@@ -1,0 +1,173 @@
+"""The Rasch scale of deals and players (analysis/ratings.py): checked against statsmodels' maximum likelihood and
+against ratings it must recover from simulated games; held-out prediction (analysis/ratings_check.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import ratings as R
+from analysis import ratings_check as C
+
+
+def simulate(theta, b, seed=0, repeats=1) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    rows = []
+    for p, t in enumerate(theta):
+        for r in range(repeats):
+            won = rng.random(len(b)) < 1 / (1 + np.exp(-(t - np.asarray(b))))
+            rows.append(pd.DataFrame({"player": f"p{p}", "seed": 0, "deal": np.arange(len(b)), "won": won}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def test_elos_scale_400_points_are_ten_to_one():
+    assert R.chance(1900, 1500) == pytest.approx(10 / 11)
+    assert R.chance(1500, 1500) == 0.5
+    f = R.Fit(pd.DataFrame(), pd.DataFrame(), (0.0, 1.0), offset=0.3)
+    assert f.rating(0.3) == 1500 and f.rating(0.3 + np.log(10)) == pytest.approx(1900)
+    assert f.logit(f.rating(1.7)) == pytest.approx(1.7)
+
+
+def test_the_fit_is_the_marginal_likelihoods_maximum_as_scipy_finds_it():
+    """The same likelihood written plainly (each deal's difficulty integrated out by SciPy's adaptive quadrature)
+    and maximised by SciPy's optimiser from another start: the same players and spread."""
+    from scipy import integrate, optimize, stats
+
+    rng = np.random.default_rng(3)
+    o = simulate(rng.normal(0, 1.5, 4), rng.normal(0, 1.2, 25), seed=1, repeats=2)
+    table = o.groupby(["deal", "player"]).won.agg(["sum", "size"]).reset_index()
+
+    def minus_ll(params):
+        theta = dict(zip(["p0", "p1", "p2", "p3"], params[:4]))
+        sd = np.exp(params[4])
+        total = 0.0
+        for _, g in table.groupby("deal"):
+            def lik(x):
+                p = 1 / (1 + np.exp(-(np.array([theta[q] for q in g.player]) - x)))
+                return np.prod(p ** g["sum"].to_numpy() * (1 - p) ** (g["size"] - g["sum"]).to_numpy()) * stats.norm.pdf(x, 0, sd)
+            total += np.log(integrate.quad(lik, -12 * sd, 12 * sd, epsabs=1e-13, limit=200)[0])
+        return -total
+
+    best = optimize.minimize(minus_ll, np.array([0.5, -0.5, 0.2, 0.0, 0.0]), method="Nelder-Mead",
+                             options={"xatol": 1e-6, "fatol": 1e-9, "maxiter": 4000})
+    f = R.fit(o, reference="p0")
+    ours = f.players.set_index("player").theta.reindex(["p0", "p1", "p2", "p3"]).to_numpy()
+    np.testing.assert_allclose(ours, best.x[:4], atol=5e-3)
+    assert f.prior[1] == pytest.approx(np.exp(best.x[4]), abs=5e-3)
+
+
+def test_simulated_ratings_are_recovered_with_honest_intervals():
+    rng = np.random.default_rng(7)
+    theta = np.array([-3.0, -1.5, -0.5, 0.5, 1.5, 2.5, 4.0])
+    b = rng.normal(0.5, 1.5, 3000)
+    o = simulate(theta, b, seed=2)
+    f = R.fit(o, reference="p4")
+    t = f.players.set_index("player")
+    got = (t.theta - t.theta["p4"]).to_numpy()
+    np.testing.assert_allclose(got, theta - theta[4], atol=0.25)
+    assert np.corrcoef(f.deals.sort_values("deal").b, b)[0, 1] > 0.75  # seven answers a deal: its rating is coarse
+    assert f.prior[1] == pytest.approx(1.5, abs=0.3)
+    # a new player rated from 400 games: the interval holds its true rating about 95 times in 100
+    held = 0
+    for k in range(40):
+        t_new = rng.uniform(-2, 3)
+        games = simulate([t_new], b[:400] if k % 2 else b[-400:], seed=100 + k)
+        r = R.rate_player(f, games.assign(player="new"))
+        truth = f.rating(f.offset + (t_new - theta[4]) + (f.players.set_index("player").theta["p4"] - f.offset))
+        held += r.lo <= truth <= r.hi
+    assert held >= 34
+
+
+def test_a_deal_every_rung_won_or_none_is_censored_and_a_player_with_no_win_is_a_bound():
+    o = simulate([-1.0, 0.0, 1.0], np.linspace(-2, 2, 200), seed=4)
+    o.loc[o.deal == 0, "won"] = True
+    o.loc[o.deal == 1, "won"] = False
+    nobody = pd.DataFrame({"player": "never", "seed": 0, "deal": np.arange(200), "won": False})
+    f = R.fit(pd.concat([o, nobody]), reference="p1")
+    d = f.deals.set_index("deal")
+    assert d.censored[0] == "below" and d.censored[1] == "above" and (d.censored[2:] == "").all()
+    assert np.isfinite(d.b).all() and d.b[1] > d.b[0]
+    assert "never" not in set(f.players.player)
+    r = R.rate_player(f, nobody)
+    assert r.bound == "below" and r.lo == -np.inf and r.won == 0 and r.rating < f.rating(f.players.theta.min())
+
+
+def test_tiers_are_cut_at_ratings_and_named_easiest_first():
+    assert list(R.tier_of([100, 700, 1000, 1200, 3000], [500, 800, 1100, 1400])) == \
+        ["Very easy", "Easy", "Medium", "Hard", "Very hard"]
+    assert list(R.tier_of([-50, 0, 1, 999, 1500.5])) == ["Very easy", "Very easy", "Easy", "Medium", "Very hard"]
+    assert R.chance(R.CUTS[1], R.CUTS[0]) == pytest.approx(1 / (1 + 10 ** -1.25))  # 500 points: about 18 to 1
+
+
+def test_held_out_games_are_predicted_better_than_by_win_rates_alone():
+    rng = np.random.default_rng(11)
+    b = rng.normal(0, 1.5, 600)
+    o = simulate(np.linspace(-2.5, 2.5, 8), b, seed=5)
+    index = pd.DataFrame({"seed": 0, "deal": np.arange(600), "difficulty": b + rng.normal(0, 1, 600)})
+    pred = C.held_out_pairs(o, index, folds=5)
+    assert len(pred) == len(o)
+    s = C.scores(pred).set_index("predictor")
+    assert s.log_loss["rating"] < s.log_loss["index"] < s.log_loss["rate"]
+    assert s.auc["rating"] > s.auc["rate"]
+    cal = C.calibration(pred.rating, pred.won)
+    assert (abs(cal.predicted - cal.won)[cal.games > 100] < 0.08).all()
+    assert C.auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True]) == 0.75
+
+
+LADDER = ("random", "greedy", "lookahead", R.REFERENCE)
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    from tests.synthetic import write_dataset
+
+    return write_dataset(tmp_path_factory.mktemp("rated") / "d", deals=300, games=("selective-castle", "streets-and-alleys"),
+                         players=LADDER)
+
+
+def test_the_ladder_is_put_on_one_scale_and_tiers_say_what_named_players_won(study):
+    from analysis import ladder, load, rated, scan
+
+    df = load.load_results(study, judged_only=True)
+    scales = rated.study(scan.of(study), df, ["selective-castle", "streets-and-alleys"])
+    assert set(scales) == {"selective-castle", "streets-and-alleys"}
+    s = scales["streets-and-alleys"]
+    p = s.players().set_index("player")
+    assert p.rating[R.REFERENCE] == pytest.approx(1500) and (p.lo < p.rating).all() and (p.rating < p.hi).all()
+    assert p.rating["random"] < p.rating[R.REFERENCE] < p.rating["greedy"]  # (the synthetic greedy wins most)
+    assert s.rungs[0] == "random" and s.rungs[-1] == "greedy"
+    v = ladder.verdicts(df)
+    assert len(s.deals) == int(((v.game == "streets-and-alleys") & (v.verdict == "won")).sum())  # every winnable deal
+    assert set(s.deals.censored) <= {"", "above", "below"}
+    every = s.deals[list(LADDER)].all(axis=1)
+    assert (s.deals.censored[every] == "below").all() and (s.deals.censored[~s.deals[list(LADDER)].any(axis=1)] == "above").all()
+    t = rated.tiers_table(s).set_index("tier")
+    assert t.deals.sum() == len(s.deals) and t.share.sum() == pytest.approx(1)
+    rows = load.load_results(study, games=["streets-and-alleys"], players=["greedy"]).set_index("deal").won
+    for tier, d in s.deals.groupby("tier"):
+        assert t.loc[tier, "greedy"] == pytest.approx(rows.reindex(d.deal).mean())  # what greedy did on them
+
+
+def test_castle_rate_rates_a_player_on_the_ladders_scale(study, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    def castle(*args):
+        return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=600)
+
+    out = castle("rate", "greedy", "--game", "selective-castle", "--deals", "40", "--data", str(study), "--json")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)
+    assert got["deals"] == 40 and 0 <= got["won"] <= 40 and got["game"] == "selective-castle"
+    assert got["low"] is None or got["low"] <= got["rating"]
+    assert {x["player"]: x["rating"] for x in got["ladder"]}[R.REFERENCE] == pytest.approx(1500)
+    assert list(got["chance_by_tier"]) == [t for t in R.TIERS if t in got["chance_by_tier"]]
+    text = castle("rate", "greedy", "--game", "selective-castle", "--deals", "40", "--data", str(study))
+    assert text.returncode == 0 and "on the ladder:" in text.stdout and "rating" in text.stdout.splitlines()[0]
+    for bad in (["--data", str(tmp_path / "none")], ["--game", "fortress", "--data", str(study)]):
+        args = ["rate", "greedy", "--game", "selective-castle", "--deals", "40", *bad]
+        r = castle(*args)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
