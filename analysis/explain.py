@@ -10,7 +10,10 @@ two smaller models on the same split: the layout alone, and the layout with
 the cheap players but no beam. Features are cached under
 ``data/explain/`` (git-ignored), one Parquet file a game and feature set.
 
-``python -m analysis.explain [DATA]`` (``make model``) rebuilds the shipped models and prints their table.
+``python -m analysis.explain [DATA]`` (``make model``) rebuilds the shipped models and prints their table;
+``python -m analysis.explain --typical`` only writes again each shipped model's usual values (what ``castle
+explain``'s points compare with: the medians of its first training deals' features, as :func:`~sim.explain.model.fit`
+takes them), in a minute, the boosters untouched.
 The notebook's figures of them are :mod:`analysis.explain_plots`.
 """
 
@@ -310,8 +313,37 @@ def base_verdicts(df: pd.DataFrame, game: str = "selective-castle") -> pd.DataFr
     return pd.DataFrame(out, columns=["deal", "base", "won"]).drop_duplicates(["deal", "base"])
 
 
+def usual_values(model: M.Model, seed: int = SEED) -> dict[str, float]:
+    """``model``'s usual values (:func:`sim.explain.effects.typical_of`) taken again from the features of its first
+    training deals: what :func:`~sim.explain.model.fit` records, without training again ({} for a constant model)."""
+    from sim.explain.effects import TYPICAL, typical_of
+
+    if model.constant:
+        return {}
+    deals = np.array([d for lo, hi in model.training["deals"] for d in range(lo, min(hi, lo + TYPICAL) + 1)][:TYPICAL])
+    X = cached_features(model.game, deals, seed, cache=None, jobs=1, quiet=True)
+    return typical_of(X, X.index.to_numpy(), model.columns)
+
+
+def add_typical(path: Path) -> int:
+    """Write the model file ``path`` again with its usual values (:func:`usual_values`), every other field as it
+    was (its booster's text too); how many features got one."""
+    import gzip
+    import json
+
+    d = json.loads(gzip.decompress(Path(path).read_bytes()))
+    d["typical"] = usual_values(M.read(path))
+    text = json.dumps(d, indent=1, sort_keys=True) + "\n"
+    files.write_atomic(Path(path), gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    return len(d["typical"])
+
+
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--typical"]:
+        for game in M.shipped():
+            print(f"{game}: usual values of {add_typical(M.model_path(game))} features", flush=True)
+        return
     data = argv[0] if argv else "data/published"
     t0 = time.time()
     table = build(data)

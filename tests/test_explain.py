@@ -11,6 +11,7 @@ better than chance on a sample large enough that luck cannot pass it.
 from __future__ import annotations
 
 import json
+import re
 import resource
 import subprocess
 import sys
@@ -142,17 +143,108 @@ def test_a_probe_win_is_certain_and_empty_piles_anywhere_are_alike():
     np.testing.assert_array_equal(X.iloc[0].to_numpy(), X.iloc[1].to_numpy())
     found = explain(g, states)
     assert all(e.p_win == 1.0 and e.certain for e in found)
-    assert "winnable for certain" in found[0].reasons[0].text and found[0].reasons[0].push is None
+    assert "winnable for certain" in found[0].reasons[0].text and found[0].reasons[0].points is None
 
 
 def test_every_feature_has_a_name_a_meaning_and_words():
     assert len(set(NAMES)) == len(NAMES) == len(FEATURES)
     ctx = context(Game("streets-and-alleys").deal(1))
     for f in FEATURES:
-        assert f.meaning and "\n" not in f.meaning and f.kind in ("layout", "play")
-        text = say(f.name, 3, ctx)
-        assert text and "{" not in text, (f.name, text)
+        assert f.meaning and "\n" not in f.meaning and f.kind in ("layout", "play") and f.better in (-1, 0, 1)
+        for n in (0, 1, 3):
+            text = say(f.name, n, ctx)
+            assert text and "{" not in text, (f.name, text)
+            # no "1 cards", "1 moves are", "0 piles", "no card lie", "pairs lies"
+            assert not re.search(r"\b1 \w+s\b|\b0 |\bno \w+ (lie|are|have|start|rest|show|leave)\b|\b3 \w+ (lies|is|has|starts|rests|shows|leaves)\b",
+                                 text.replace("1 card home", "").replace("3 cards home", "")), (f.name, n, text)
     assert {p.name for p in PROBES} == {"greedy", "strategist", "lookahead", "beam"}
+
+
+def test_a_reason_reads_from_the_players_side_for_both_signs():
+    """Every template with a way a player expects it to go: its side for either sign of points, the model's
+    surprise said as such; a value as usual or a feature with no direction is plain help or hindrance."""
+    from sim.explain.words import HELPS, HINDERS, SURPRISE_HELPS, SURPRISE_HINDERS, side
+
+    for f in FEATURES:
+        for value, usual in ((1, 3), (5, 3)):
+            expect_help = f.better * (value - usual) > 0
+            for points, helps in ((+4.0, True), (-4.0, False)):
+                said = side(f, value, usual, points)
+                if f.better == 0:
+                    assert said == (HELPS if helps else HINDERS), f.name
+                elif expect_help == helps:
+                    assert said == (HELPS if helps else HINDERS), (f.name, value, points)
+                else:
+                    assert said == (SURPRISE_HELPS if helps else SURPRISE_HINDERS), (f.name, value, points)
+        assert side(f, 3, 3, 2.0) == HELPS and side(f, 3, None, -2.0) == HINDERS
+    ace = {"card": ["", "", "", "Ace of Spades"], "card2": ["", "", "", "Two of Spades"]}
+    assert say("depth_next_S", 0, ace) == "the Ace of Spades is free to go home at once"
+    assert side(FEATURES[NAMES.index("depth_next_S")], 0, 3, -5.0) == SURPRISE_HINDERS  # never "stands in the way"
+    assert side(FEATURES[NAMES.index("depth_next_S")], 6, 3, -5.0) == HINDERS
+    assert say("depth_second_S", 4, ace) == "the Two of Spades, next after the Ace of Spades, lies under 4 cards"
+    assert say("moves_start", 1, {}) == "1 move is legal at the start" and say("moves_start", 0, {}) == "no move is legal at the start"
+
+
+def test_a_reasons_points_are_the_chance_less_the_chance_were_it_as_usual():
+    """Recomputed here from the booster itself: the calibrated probability of the deal, less that of the same deal
+    with the reason's features (a probe's four) at the model's usual values; its words start with its side."""
+    g = Game("streets-and-alleys")
+    model = M.model_for("streets-and-alleys")
+    assert set(model.typical) == set(model.columns)
+    states = [g.deal(d) for d in (3, 17, 40)]
+    X = features(g, states)
+    a, b = model.calibration
+
+    def chance(frame):
+        s = model.booster.predict(frame[model.columns].to_numpy(np.float64), raw_score=True)
+        return 1 / (1 + np.exp(-(a + b * s)))
+
+    seen = 0
+    for i, e in enumerate(explain(g, states, k=5)):
+        for r in e.reasons:
+            if r.points is None:
+                continue
+            cols = [c for c in model.columns if c == r.feature or c.startswith(r.feature + "_")]
+            usual = X.iloc[[i]].copy()
+            for c in cols:
+                usual[c] = model.typical[c]
+            expected = 100 * (chance(X.iloc[[i]])[0] - chance(usual)[0])
+            assert r.points == pytest.approx(expected, abs=1e-9) and r.points != 0
+            assert r.text.startswith(("helps", "stands in the way", "counts against it, surprisingly"))
+            assert (r.points > 0) == r.text.startswith("helps") and r.helps == (r.points > 0)
+            seen += 1
+        pts = [abs(r.points) for r in e.reasons if r.points is not None]
+        assert pts == sorted(pts, reverse=True)  # the largest first
+    assert seen >= 12
+
+
+def test_a_model_file_without_usual_values_gives_points_from_its_contributions(tmp_path):
+    """An older model file (no ``typical``): each reason's points are the chance less the chance without its share
+    of the calibrated log-odds, and the output says which."""
+    model = M.read(M.model_path("streets-and-alleys"))
+    model.typical = {}
+    old = M.load(model.save(tmp_path / "old.json.gz"))
+    g = Game("streets-and-alleys")
+    (e,) = explain(g, [g.deal(3)], model=old)
+    assert e.points_by == "contribution"
+    p = e.p_model
+    for r in e.reasons:
+        logit = np.log(p / (1 - p))
+        assert r.points == pytest.approx(100 * (p - 1 / (1 + np.exp(-(logit - r.contribution)))), abs=1e-3)
+
+
+@pytest.mark.parametrize("typical, words", [({"no_such": 1.0}, "typical"), ({"blockers": -1.0}, "typical.blockers"),
+                                             ({"blockers": float("inf")}, "typical.blockers"), ([1], "typical must be a table")])
+def test_a_model_files_usual_values_are_checked(tmp_path, typical, words):
+    import gzip
+
+    d = json.loads(gzip.decompress(M.model_path("streets-and-alleys").read_bytes()))
+    d["typical"] = typical
+    path = tmp_path / "bad.json.gz"
+    path.write_bytes(gzip.compress(json.dumps(d).replace("Infinity", "1e999").encode()))
+    with pytest.raises(M.ModelError) as e:
+        M.read(path)
+    assert words in str(e.value) and "\n" not in str(e.value)
 
 
 # --------------------------------------------------------------------------
@@ -223,8 +315,11 @@ def test_explain_json_one_line_a_deal_in_the_order_given():
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [r["deal"] for r in rows] == ["17", "3", "pysol:1080"]
     for r in rows:
-        assert r["game"] == "streets-and-alleys" and 0 <= r["p_win"] <= 1
+        assert r["game"] == "streets-and-alleys" and 0 <= r["p_win"] <= 1 and r["points_by"] == "usual"
         assert 3 <= len(r["reasons"]) <= 5 and all(x["text"] and x["feature"] for x in r["reasons"])
+        for x in r["reasons"]:  # machine-readable beside the words
+            assert set(x) == {"feature", "value", "usual", "contribution", "points", "helps", "text"}
+            assert isinstance(x["contribution"], float) and isinstance(x["points"], float) and x["helps"] == (x["points"] > 0)
 
 
 def test_explain_text_and_solve():
@@ -232,7 +327,14 @@ def test_explain_text_and_solve():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("deal 5: ") and "winnable" in lines[0] and "solver: " in lines[0]
-    assert len(lines) == 4 and all(line.startswith("  ") for line in lines[1:])
+    assert len(lines) in (4, 5) and all(line.startswith("  ") for line in lines[1:4])
+    if len(lines) == 5:  # what the points are, said once, when there are any
+        assert lines[4].startswith("points: ") and "usual deal" in lines[4]
+    text = castle("explain", "sa", "3", "17").stdout.splitlines()
+    assert text[-1].startswith("points: how much each reason adds to (+) or takes from (−) the chance")
+    reasons = [line for line in text if line.startswith("  ")]
+    assert len(reasons) == 8 and all(re.match(r" +[+−][0-9.<]+ points?  (helps|stands in the way|counts against)", line)
+                                     for line in reasons)
 
 
 def test_explain_boards_on_standard_input_400_in_a_call(tmp_path):
@@ -288,15 +390,91 @@ def test_the_cards_a_reason_speaks_of_on_hand_made_boards():
     assert cards_of("greedy_home", a) == [] and cards_of("beam", a) == []  # a probe speaks of no card
 
 
-def test_show_explain_marks_the_cards_and_writes_the_reasons_under_the_board():
-    out = castle("show", "sa", "3", "--explain")
+def _named(game: str, deal: int) -> tuple[dict[str, list[str]], list]:
+    """What ``castle explain`` says of a deal, in-process: each card a reason names (its label) -> the reasons'
+    numbers naming it; and the reasons."""
+    from sim.explain.reasons import cards_of
+    from sim.render.svg import card_label
+
+    g = Game(game)
+    state = g.deal(deal)
+    (e,) = explain(g, [state])
+    named: dict[str, list[str]] = {}
+    for i, r in enumerate(e.reasons, 1):
+        for c in cards_of(r.feature, state):
+            named.setdefault(card_label(c), []).append(str(i))
+    return named, e.reasons
+
+
+def _svg(*args: str):
+    import xml.etree.ElementTree as ET
+
+    out = castle(*args)
     assert out.returncode == 0, out.stderr
-    svg = out.stdout
-    reasons = json.loads(castle("explain", "sa", "3", "--json").stdout)["reasons"]
-    assert 'class="cb-title"' in svg and "% winnable</text>" in svg
-    notes = [line for line in svg.splitlines() if 'class="cb-note"' in line]
-    assert len(notes) >= len(reasons) and notes[0].split(">", 1)[1].startswith("1. ")
-    assert svg.count('class="cb-badge"') == svg.count('class="cb-card cb-marked"') >= 1
+    return ET.fromstring(out.stdout)
+
+
+@pytest.mark.parametrize("game, deal", [("sa", 3), ("bc", 1)])
+def test_show_explain_frames_exactly_the_cards_the_reasons_name(game, deal):
+    """Parsed: a frame round each named card and no other, each within the part of its card that shows (so none
+    runs along an unnamed card); on each card a badge per reason naming it; a legend line per reason."""
+    from sim.render.marks import BADGE_Y, FAN_MARKED
+
+    NS = "{http://www.w3.org/2000/svg}"
+    root = _svg("show", game, str(deal), "--explain")
+    named, reasons = _named(game, deal)
+    frames = [r for r in root.iter(NS + "rect") if r.get("class") == "cb-frame"]
+    assert sorted(f.get("data-card") for f in frames) == sorted(named) and named
+    cards = {g.get("data-card"): g for g in root.iter(NS + "g") if "cb-card" in g.get("class", "").split()}
+    place = {label: [float(v) for v in g.get("transform")[10:-1].split()] for label, g in cards.items()}
+    for f in frames:
+        x, y = place[f.get("data-card")]
+        fx, fy, fw, fh = (float(f.get(k)) for k in ("x", "y", "width", "height"))
+        below = [py for label, (px, py) in place.items() if px == x and py > y and cards[label].get("data-place").startswith("pile")]
+        shows = (min(below) - y) if below else 78
+        assert x <= fx and fx + fw <= x + 56 and y <= fy and fy + fh <= y + shows, f.get("data-card")
+    for label, g in cards.items():
+        badges = [b.get("data-reason") for b in g.iter(NS + "g") if "cb-badge" in b.get("class", "")]
+        assert badges == named.get(label, []), label
+        assert ("cb-marked" in g.get("class")) == (label in named)
+    assert BADGE_Y + 8 < FAN_MARKED  # a covered card's badges show above the card on it
+    legend = [b.get("data-reason") for b in root if b.tag == NS + "g" and "cb-badge" in b.get("class", "")]
+    assert legend == [str(i) for i in range(1, len(reasons) + 1)]
+    notes = " ".join(t.text for t in root.iter(NS + "text") if t.get("class") == "cb-note")
+    assert "points: how much each reason adds" in notes.lower() and "winnable</text>" not in notes
+
+
+def test_a_card_two_reasons_name_shows_both_badges():
+    """Beleaguered Castle deal 1: its second and fourth reasons both name the four Twos: each shows badges 2 and 4."""
+    NS = "{http://www.w3.org/2000/svg}"
+    named, _ = _named("bc", 1)
+    twice = {label: ks for label, ks in named.items() if len(ks) > 1}
+    assert twice and all(ks == ["2", "4"] for ks in twice.values())
+    root = _svg("show", "bc", "1", "--explain")
+    for g in root.iter(NS + "g"):
+        if g.get("data-card") in twice and "cb-card" in g.get("class", ""):
+            assert [b.get("data-reason") for b in g.iter(NS + "g") if "cb-badge" in b.get("class", "")] == ["2", "4"]
+
+
+def test_badges_sit_in_a_row_across_a_cards_strip():
+    """Unit: board_svg draws a card's badges left to right, each coloured by its reason's side."""
+    import xml.etree.ElementTree as ET
+
+    from sim.render.marks import Entry
+    from sim.render.svg import board_svg
+
+    NS = "{http://www.w3.org/2000/svg}"
+    state = Game("sa").deal(1)
+    card = state.position().piles[0][0]
+    legend = [Entry("1", "help", "helps: one"), Entry("2", "hinder", "stands in the way: two"), Entry("3", "", "x", False)]
+    root = ET.fromstring(board_svg(state, marks={card: [1, 2, 3]}, legend=legend))
+    (g,) = [g for g in root.iter(NS + "g") if g.get("data-place") == "pile:1" and "cb-marked" in g.get("class")]
+    badges = [b for b in g.iter(NS + "g") if "cb-badge" in b.get("class")]
+    xs = [float(b.find(NS + "circle").get("cx")) for b in badges]
+    assert [b.get("data-reason") for b in badges] == ["1", "2", "3"] and xs == sorted(xs) and 0 < xs[0] and xs[-1] < 56
+    assert [b.get("class").split()[1] for b in badges] == ["cb-badge-help", "cb-badge-hinder", "cb-badge-plain"]
+    hollow = [b for b in root if b.tag == NS + "g" and "cb-badge-hollow" in b.get("class", "")]
+    assert [b.get("data-reason") for b in hollow] == ["3"]  # a reason naming no card: hollow in the legend
 
 
 def test_show_explain_of_an_unknown_board_is_one_line(tmp_path):

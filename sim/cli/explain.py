@@ -1,7 +1,9 @@
 """``castle explain``: how likely a deal is to be winnable, and why, before any search (:mod:`sim.explain`).
 
 Each deal or board gets its game's calibrated probability of being
-winnable and the few features that push it most up or down, in words; a
+winnable and the few features that move it most up or down, in a player's
+words, each with the points of probability it adds or takes (the chance
+less the chance were that one thing as on a usual deal of the game); a
 few milliseconds a deal. ``--solve`` puts the solver's verdict and the
 corridor's difficulty index beside it (seconds to minutes a deal).
 """
@@ -28,13 +30,14 @@ def explain_cmd(
     board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
     seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
     reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
-    as_json: bool = typer.Option(False, "--json", help="JSON, one line per deal or board in the order given (probability in p_win, reasons as a list)"),
+    as_json: bool = typer.Option(False, "--json", help="JSON, one line per deal or board in the order given (probability in p_win; reasons as a list: "
+                                 "feature, value, usual, contribution (its SHAP value on the log-odds), points (of probability), helps, text)"),
     solve: bool = typer.Option(False, "--solve", help="also the solver's verdict and the corridor's difficulty index (slow: seconds to minutes a deal)"),
     budget_seconds: Optional[float] = typer.Option(None, help="with --solve: CPU seconds the solver spends at most on a deal "
                                                    "[default: 60]", show_default=False),
     model_file: Optional[str] = typer.Option(None, "--model", metavar="FILE", help="a model file (.json.gz) instead of the game's shipped one", show_default=False),
 ) -> None:
-    """The calibrated probability that each deal is winnable, and the features that push it most up or down."""
+    """The calibrated probability that each deal is winnable, and what helps or stands in the way most, in points of probability."""
     from ..game import Game
     from ..explain.model import ModelError, load, model_for
     from ..explain.reasons import explain
@@ -59,6 +62,10 @@ def explain_cmd(
     if not as_json:
         for row in rows:
             typer.echo("\n".join(_text(row)))
+        if any(r["points"] is not None for row in rows for r in row["reasons"]):
+            from ..explain.words import POINTS_NOTE, POINTS_NOTE_SHAP
+
+            typer.echo(POINTS_NOTE if all(row["points_by"] == "usual" for row in rows) else POINTS_NOTE_SHAP)
 
 
 def _budget(solve: bool, budget_seconds: float | None) -> float:
@@ -90,16 +97,20 @@ def _solved(game, state, budget_seconds: float) -> dict:
 
 
 def _text(row: dict) -> list[str]:
+    """A deal's lines: its chance, then a reason a line, its points first (``=``: a certainty or a share, no points)."""
+    from ..explain.words import points_text
+
     name = f"deal {row['deal']}" if "deal" in row else f"board {row['board']}"
-    head = f"{name}: {_share(row['p_win'])} winnable" + (" (won by a probe: certain)" if row["certain"] else "")
+    head = f"{name}: {_share(row['p_win'])} winnable"
+    if row["certain"]:
+        head += " (won by a probe: certain" + (f"; the model alone says {_share(row['p_model'])})" if row["p_model"] is not None else ")")
     if "verdict" in row:
         diff = "" if row["difficulty"] is None else f", difficulty {row['difficulty']:.1f} bits"
         head += f"; solver: {row['verdict']}{diff}"
     lines = [head]
     for r in row["reasons"]:
-        mark = "=" if r["push"] is None else ("+" if r["push"] >= 0 else "-")
-        push = "" if r["push"] is None else f"  ({r['push']:+.2f})"
-        lines.append(f"  {mark} {r['text']}{push}")
+        points = "=" if r["points"] is None else points_text(r["points"])
+        lines.append(f"  {points:>12}  {r['text']}")
     return lines
 
 

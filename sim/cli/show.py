@@ -26,7 +26,7 @@ def show(
     board: Optional[str] = typer.Option(None, "--board", help="a board text file (or - for standard input) instead of a deal", show_default=False),
     move: Optional[str] = typer.Option(None, "--move", help="outline a legal move's source and target, e.g. 3-F or 1-8", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="write FILE.svg or FILE.png (PNG needs cairosvg) instead of SVG on standard output", show_default=False),
-    explain: bool = typer.Option(False, "--explain", help="with the probability that the deal is winnable and its reasons (castle explain) written under it, the cards each reason speaks of marked with its number"),
+    explain: bool = typer.Option(False, "--explain", help="with the probability that the deal is winnable and its reasons (castle explain) in a legend under it; each card a reason names is framed and carries that reason's numbered badge (green: it helps, red: it stands in the way)"),
 ) -> None:
     """Draw a deal or a board as an SVG picture (or PNG with --out FILE.png)."""
     from ..game import Game
@@ -40,10 +40,10 @@ def show(
         title += f" · next move {played}"
     from ..render.svg import board_svg
 
-    marks, notes = {}, []
+    marks, legend = {}, []
     if explain:
-        marks, notes, title = _explained(g, state, title)
-    svg = board_svg(state, move=played, title=title, marks=marks, notes=notes)
+        marks, legend, title = _explained(g, state, title)
+    svg = board_svg(state, move=played, title=title, marks=marks, legend=legend)
     if out is None:
         typer.echo(svg)
         return
@@ -60,25 +60,37 @@ def show(
     typer.echo(f"wrote {out}")
 
 
-def _explained(g, state, title: str) -> tuple[dict[int, int], list[str], str]:
-    """The cards to mark (card -> its reason's number), the reasons as numbered lines, and the title with the
-    probability: what ``castle explain`` says of the deal, drawn."""
+def _explained(g, state, title: str) -> tuple[dict[int, list[int]], list, str]:
+    """The cards to mark (card -> the numbers of the reasons naming it, each a badge), the legend (a badge and its
+    reason a line, then what the points are) and the title with the probability: what ``castle explain`` says of
+    the deal, drawn."""
     from ..explain import ModelError, explain
     from ..explain.reasons import cards_of
+    from ..explain.words import POINTS_NOTE, POINTS_NOTE_SHAP, points_text
+    from ..render.marks import Entry
 
     try:
         (e,) = explain(g, [state])
     except ModelError as err:
         raise UserError(str(err)) from None
-    marks: dict[int, int] = {}
-    notes = []
+    marks: dict[int, list[int]] = {}
+    legend = []
     for i, r in enumerate(e.reasons, 1):
-        for c in cards_of(r.feature, state):
-            marks.setdefault(c, i)
-        push = "" if r.push is None else f" ({'+' if r.push >= 0 else '−'}{abs(r.push):.2f})"
-        notes.append(f"{i}. {'+' if r.push is None or r.push >= 0 else '−'} {r.text}{push}")
+        cards = cards_of(r.feature, state)
+        for c in cards:
+            marks.setdefault(c, []).append(i)
+        tone = "" if r.helps is None else "help" if r.helps else "hinder"
+        points = "" if r.points is None else f"{points_text(r.points)} · "
+        legend.append(Entry(str(i), tone, f"{points}{r.text}", bool(cards)))
+    if any(r.points is not None for r in e.reasons):
+        legend.append(Entry("", "", "Badges mark the cards a reason names (a hollow badge: a reason about no single "
+                            "card). " + _sentence(POINTS_NOTE if e.points_by == "usual" else POINTS_NOTE_SHAP), True))
     p = "over 99%" if 0.995 <= e.p_win < 1 else "under 1%" if 0 < e.p_win < 0.005 else f"{e.p_win:.0%}"
-    return marks, notes, f"{title} · {p} winnable" + (" (for certain)" if e.certain else "")
+    return marks, legend, f"{title} · {p} winnable" + (" (for certain)" if e.certain else "")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
 
 
 def check_out(out: Optional[Path], suffixes: tuple[str, ...]) -> str | None:

@@ -58,9 +58,14 @@ class Feature:
     """One column of :func:`features`: its name, what it counts, and how a reason says it.
 
     ``says`` is a format string over the value (``{n}``, or ``{cards}``: "5
-    cards") and the deal's context (:func:`sim.explain.reasons.context`):
-    ``{card}`` the card a suit's foundation needs next, ``{who}`` a probe in
-    words, ``{last}`` the rank that goes home last.
+    cards", ``{cards_lie}``: "1 card lies", and the like: :func:`sim.explain.words.say`)
+    and the deal's context (:func:`sim.explain.reasons.context`): ``{card}``
+    the card a suit's foundation needs next, ``{who}`` a probe in words,
+    ``{last}`` the rank that goes home last. ``zero`` says a value of 0 when
+    the count reads badly there ("the Ace of Spades is free to go home at
+    once", not "lies under no card"). ``better`` is which way a player
+    expects it to help: 1 the more the better, -1 the fewer, 0 neither (a
+    reason whose push goes the other way is told as the model's surprise).
     """
 
     name: str
@@ -70,6 +75,8 @@ class Feature:
     slot: int  #: its column in the kernel's output
     suit: int = -1  #: the suit it is about (-1: none)
     probe: str = ""  #: the probe it is about ("": none)
+    better: int = 0  #: 1: more helps a player, -1: fewer helps, 0: neither
+    zero: str = ""  #: what a value of 0 says, when ``says`` would read badly ("" : ``says``)
 
 
 def _layout() -> list[Feature]:
@@ -78,68 +85,72 @@ def _layout() -> list[Feature]:
     rows: list[Feature] = []
     for s, suit in enumerate(SUITS):
         rows.append(Feature(f"depth_next_{suit}", f"cards lying on the next card the {SUIT_NAMES[s]} foundation needs",
-                            "the {card} lies under {cards}", "layout", K.F_NEXT + s, suit=s))
+                            "the {card} lies under {cards}", "layout", K.F_NEXT + s, suit=s, better=-1,
+                            zero="the {card} is free to go home at once"))
     for s, suit in enumerate(SUITS):
         rows.append(Feature(f"depth_second_{suit}", f"cards lying on the card the {SUIT_NAMES[s]} foundation needs after that",
-                            "the {card2} lies under {cards}", "layout", K.F_SECOND + s, suit=s))
-    plain = (
+                            "the {card2}, next after the {card}, lies under {cards}", "layout", K.F_SECOND + s, suit=s,
+                            better=-1, zero="the {card2} lies free on top of a pile, ready to follow the {card} home"))
+    free = "every card the foundations need next lies free on top of a pile"
+    plain = (  # slot, name, meaning, says, better, zero
         (K.F_NEXT_MAX, "depth_next_max", "cards lying on the deepest of the four cards the foundations need next",
-         "the deepest card the foundations need next lies under {cards}"),
+         "the deepest card the foundations need next lies under {cards}", -1, free),
         (K.F_NEXT_SUM, "depth_next_sum", "cards lying on the four cards the foundations need next, summed",
-         "the four cards the foundations need next lie under {cards} in all"),
+         "the four cards the foundations need next lie under {cards} in all", -1, free),
         (K.F_LOW_SUM, "depth_low_sum", "cards lying on the first three cards each foundation needs, summed (12 cards)",
-         "the first three cards each foundation needs lie under {cards} in all"),
+         "the first three cards each foundation needs lie under {cards} in all", -1, ""),
         (K.F_UNDER_SUIT, "under_own_suit", "cards lying under a card of their own suit that goes home after them",
-         "{cards_lie} under a later card of the same suit"),
+         "{cards_lie} under a later card of the same suit", -1, ""),
         (K.F_SUIT_PAIRS, "own_suit_pairs", "pairs of cards of one suit in one pile, the later one above the earlier",
-         "{n} pairs of one suit lie the wrong way round in a pile"),
+         "{pairs_lie} the wrong way round in a pile (a later card of a suit above an earlier one)", -1, ""),
         (K.F_BLOCKERS, "blockers", "cards lying on a card (any suit) that must go home before them",
-         "{cards_lie} on a card that must go home first"),
+         "{cards_lie} on a card that must go home first", -1, ""),
         (K.F_LAST_UP, "last_not_bottom", "cards of the rank that goes home last (Kings from an Ace base) not at the bottom of their pile",
-         "{n_last} not at the bottom of their pile"),
+         "{lasts_lie} on other cards instead of at the bottom of a pile", -1, "every {last} lies at the bottom of a pile"),
         (K.F_UNDER_LAST, "under_last", "cards lying under a card of the rank that goes home last",
-         "{cards_lie} under a {last}"),
+         "{cards_lie} under a {last}", -1, ""),
         (K.F_RUN_CARDS, "run_cards", "cards already resting on a card they could be built on",
-         "{cards} already rest on a card they could be built on"),
+         "{cards_rest} on a card they could be built on", 1, ""),
         (K.F_LONGEST_RUN, "longest_run", "cards in the longest run already built",
-         "the longest run already built holds {cards}"),
-        (K.F_MOVES, "moves_start", "legal moves at the start", "{n} moves are legal at the start"),
-        (K.F_HOME_MOVES, "home_moves_start", "cards that can go to a foundation at once", "{cards_can} go home at once"),
-        (K.F_MOVABLE, "movable_tops", "piles whose top card can move at the start", "{n} piles have a top card that can move"),
-        (K.F_HOME, "cards_home_start", "cards on the foundations at the start", "{cards} start on the foundations"),
-        (K.F_EMPTY, "empty_piles_start", "empty tableau piles at the start", "{n} piles start empty"),
+         "the longest run already built holds {cards}", 1, "no run is built yet"),
+        (K.F_MOVES, "moves_start", "legal moves at the start", "{moves_are} legal at the start", 1, ""),
+        (K.F_HOME_MOVES, "home_moves_start", "cards that can go to a foundation at once", "{cards_can} go home at once", 1, ""),
+        (K.F_MOVABLE, "movable_tops", "piles whose top card can move at the start", "{piles_have} a top card that can move", 1, ""),
+        (K.F_HOME, "cards_home_start", "cards on the foundations at the start", "{cards_start} on the foundations", 1, ""),
+        (K.F_EMPTY, "empty_piles_start", "empty tableau piles at the start", "{piles_start} empty", 1, ""),
         (K.F_LOW_TOP, "low_on_top", "cards among the next three each foundation needs lying on top of a pile",
-         "{n} of the next three cards each foundation needs lie on top of a pile"),
-        (K.F_TALLEST, "tallest_pile", "cards in the tallest pile", "the tallest pile holds {cards}"),
+         "{n_of} the first three cards each foundation needs {lie} free on top of a pile", 1, ""),
+        (K.F_TALLEST, "tallest_pile", "cards in the tallest pile", "the tallest pile holds {cards}", -1, ""),
         (K.F_BASES_TOP, "bases_on_top", "base ranks showing on top of a pile, so a foundation can start there at once (base still to choose)",
-         "{n} base ranks show on top of a pile"),
+         "{ranks_show} on top of a pile, so a foundation can start there at once", 1, ""),
         (K.F_BASE_DEPTH, "base_depth_best", "cards lying on the four cards of the shallowest base rank, summed (base still to choose)",
-         "the four {base}s, the shallowest base, lie under {cards} in all"),
+         "the four {base}s, the shallowest base, lie under {cards} in all", -1, "the four {base}s all lie free on top of piles"),
         (K.F_BASE_DEPTH2, "base_depth_second", "the same at the second shallowest base rank (base still to choose)",
-         "the second shallowest base's four cards lie under {cards} in all"),
+         "the second shallowest base's four cards lie under {cards} in all", -1, ""),
         (K.F_BASE_BURIED, "base_buried_fewest", "cards under a later card of their suit at the base that leaves fewest (base still to choose)",
-         "whatever the base, {cards_lie} under a later card of the same suit"),
+         "whatever the base, {cards_lie} under a later card of the same suit", -1, ""),
         (K.F_BASES_GOOD, "bases_good", "base ranks within 2 buried cards of that fewest (base still to choose)",
-         "{n} base ranks leave about as few cards buried as the best"),
+         "{ranks_leave} about as few cards buried as the best", 1, ""),
     )
-    rows += [Feature(name, meaning, says, "layout", slot) for slot, name, meaning, says in plain]
+    rows += [Feature(name, meaning, says, "layout", slot, better=better, zero=zero)
+             for slot, name, meaning, says, better, zero in plain]
     return rows
 
 
 def _play() -> list[Feature]:
     from ..kernels import features as K
 
-    fields = (
-        (K.PR_HOME, "home", "cards {who} gets home", "{who} gets {cards} home"),
-        (K.PR_MOVES, "moves", "moves {who} plays before it stops", "{who} plays {n} moves before it stops"),
-        (K.PR_EMPTY, "empty", "the most empty piles {who} has at once", "{who} empties {piles} at most"),
-        (K.PR_WORST_SUIT, "worst_suit", "cards {who} gets home in its worst suit", "{who} gets only {cards} of its worst suit home"),
+    fields = (  # slot, field, meaning, says, better
+        (K.PR_HOME, "home", "cards {who} gets home", "{who} gets {cards} home", 1),
+        (K.PR_MOVES, "moves", "moves {who} plays before it stops", "{who} plays {moves} before it stops", 0),
+        (K.PR_EMPTY, "empty", "the most empty piles {who} has at once", "{who} has {piles} empty at once at most", 1),
+        (K.PR_WORST_SUIT, "worst_suit", "cards {who} gets home in its worst suit", "{who} gets {cards} of its worst suit home", 1),
     )
     rows = []
     for k, probe in enumerate(PROBES):
-        for slot, field, meaning, says in fields:
+        for slot, field, meaning, says, better in fields:
             rows.append(Feature(f"{probe.name}_{field}", meaning.format(who=probe.who), says, "play",
-                                K.N_STATIC + k * K.N_PROBE + slot, probe=probe.name))
+                                K.N_STATIC + k * K.N_PROBE + slot, probe=probe.name, better=better))
     return rows
 
 

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core import files
+from .effects import typical_of
 from .features import NAMES, WIN_COLUMNS, feature_hash, won_by_probe
 from .modelfile import check_fields
 from .trees import checked, compact
@@ -75,6 +76,7 @@ class Model:
     certain_from: list[str] = field(default_factory=list)  #: the probes' columns whose win makes a deal certain
     training: dict = field(default_factory=dict)  #: deals, seed, counts, LightGBM version and parameters, rounds
     holdout: dict = field(default_factory=dict)  #: the quality on deals never trained on (:func:`quality`)
+    typical: dict = field(default_factory=dict)  #: each column's usual value (:func:`.effects.typical_of`): what points compare with
 
     def __post_init__(self) -> None:
         self._booster = None
@@ -265,7 +267,7 @@ def fit(game, X, won, deals, seed: int = 0, params: dict | None = None) -> Model
     a, b = platt(scores, label)
     booster = lgb.train(params, lgb.Dataset(data, label), num_boost_round=rounds)
     return Model(**base, columns=columns, booster_text=compact(booster.model_to_string()), calibration=[a, b],
-                 base_rate=float(label.mean()),
+                 base_rate=float(label.mean()), typical=typical_of(X, deals, columns),
                  training={**training, "kind": "lightgbm", "params": params, "rounds": rounds, "folds": FOLDS,
                            "calibration": "Platt: a logistic regression on the out-of-fold scores"})
 

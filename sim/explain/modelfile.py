@@ -17,9 +17,11 @@ from .trees import BoosterError, checked
 from .features import NAMES, WIN_COLUMNS
 
 FIELDS = ("game", "rules_version", "engine_version", "features_hash", "columns", "booster_text", "calibration", "base_rate",
-          "certain_from", "training", "holdout")
+          "certain_from", "training", "holdout", "typical")
 #: Platt's ``a`` and ``b`` beyond this turn every score into a certainty (castle's are near 0 and 1)
 MAX_CALIBRATION = 1000.0
+#: the largest usual value of a feature (they count cards, moves and piles: a few hundred at most)
+MAX_USUAL = 1e6
 #: a count of deals, a seed, a version: whole numbers in 64 bits
 MAX_INT = 2**63 - 1
 #: a quality's keys (a model's ``holdout``, and its ``layout`` and ``cheap`` models') and their kinds
@@ -64,7 +66,19 @@ def check_fields(d: dict) -> dict:
             booster = checked(booster, len(columns))
         except BoosterError as e:
             raise ValueError(f"booster_text: {e}") from None
+    _typical(d.get("typical", {}), columns)
     return {**d, "booster_text": booster}
+
+
+def _typical(value, columns: list[str]) -> None:
+    """A feature's usual value for each of some of ``columns`` (a count: finite, from 0 to :data:`MAX_USUAL`)."""
+    if not isinstance(value, dict):
+        raise ValueError(f"typical must be a table, got {_shown(value)}")
+    unknown = [k for k in value if k not in columns]
+    if unknown:
+        raise ValueError(f"typical: {_shown(unknown[0])} is not one of the model's columns ({len(unknown)} such)")
+    for name, v in value.items():
+        _number(v, f"typical.{name}", 0.0, MAX_USUAL)
 
 
 def _shown(value) -> str:

@@ -1,12 +1,15 @@
 """Why a deal is easy or hard: the few features that push its probability most up or down, in words.
 
 :func:`explain` computes a game's features for some deals or boards,
-predicts with the game's shipped model and turns each deal's largest
-contributions into :class:`Reason` s: "the Ace of Spades lies under 5
-cards", "a quick beam search (5,000 positions) gets 31 cards home". A
-reason's ``push`` is the feature's contribution to the log-odds of winning
-(positive: it makes the deal likelier to be winnable); a probe's win is a
-reason with no push: it makes the deal winnable for certain.
+predicts with the game's shipped model and turns the features that move
+each deal's chance most into :class:`Reason` s, in a player's words
+(:mod:`.words`): "stands in the way: the Ace of Spades lies under 5 cards
+(usually under 3 cards)", "helps: a quick beam search (5,000 positions)
+gets 31 cards home". A reason's ``points`` are what it does to the chance
+(:mod:`.effects`: the probability, less the probability were that one thing
+as on a usual deal); its ``contribution`` is the model's own number (its
+SHAP value on the log-odds of winning). A probe's win is a reason with
+neither: it makes the deal winnable for certain.
 
 >>> from sim.game import Game
 >>> g = Game("streets-and-alleys")
@@ -23,7 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.rules import FoundationBase
+from .effects import effects
 from .features import FEATURES, NAMES, PROBES, feature, features, won_by_probe
+from .words import probe_says, say, side, usual_text
+
+__all__ = ["Reason", "Explanation", "explain", "context", "cards_of", "card_name", "say", "probe_says", "target_bases"]
 
 RANK_NAMES = ("Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King")
 SUIT_NAMES = ("Clubs", "Diamonds", "Hearts", "Spades")
@@ -33,16 +40,26 @@ REASONS = 4
 
 @dataclass(frozen=True)
 class Reason:
-    """One feature of a deal, in words, and how much it pushes the deal's chance of being winnable."""
+    """One feature of a deal (or a probe's game), in words, and what it does to the deal's chance of being winnable."""
 
     feature: str
     value: float
-    push: float | None  #: its contribution to the log-odds of winning; None for a probe's win (certain)
-    text: str
+    contribution: float | None  #: its SHAP value on the log-odds of winning; None for a probe's win (certain)
+    points: float | None  #: points of probability it adds (+) or takes (−) (:mod:`.effects`); None: certain, or no model
+    usual: float | None  #: its value on a usual deal of the game (None: not known)
+    text: str  #: its side and the fact: "helps: ...", "stands in the way: ..."
+
+    @property
+    def helps(self) -> bool | None:
+        return None if self.points is None else self.points > 0
 
     def to_dict(self) -> dict:
-        value = None if self.value != self.value else (int(self.value) if float(self.value).is_integer() else round(self.value, 3))
-        return {"feature": self.feature, "value": value, "push": None if self.push is None else round(self.push, 3), "text": self.text}
+        def num(v):
+            return None if v is None or v != v else (int(v) if float(v).is_integer() else round(float(v), 3))
+
+        return {"feature": self.feature, "value": num(self.value), "usual": num(self.usual),
+                "contribution": None if self.contribution is None else round(self.contribution, 4),
+                "points": None if self.points is None else round(self.points, 2), "helps": self.helps, "text": self.text}
 
 
 @dataclass
@@ -54,10 +71,13 @@ class Explanation:
     certain: bool  #: a probe won it: winnable for certain
     features: dict = field(default_factory=dict)
     cpu_ms: float = 0.0  #: features and model, this deal's share of the call
+    p_model: float | None = None  #: the model's own probability, before a probe's win makes it certain
+    points_by: str = "usual"  #: how the points were taken (:func:`.effects.effects`)
 
     def to_dict(self) -> dict:
-        return {"p_win": round(self.p_win, 4), "certain": self.certain, "reasons": [r.to_dict() for r in self.reasons],
-                "cpu_ms": round(self.cpu_ms, 2)}
+        return {"p_win": round(self.p_win, 4), "certain": self.certain,
+                "p_model": None if self.p_model is None else round(self.p_model, 4), "points_by": self.points_by,
+                "reasons": [r.to_dict() for r in self.reasons], "cpu_ms": round(self.cpu_ms, 2)}
 
 
 def target_bases(state) -> list[int]:
@@ -161,78 +181,29 @@ def cards_of(name: str, state) -> list[int]:
     return []
 
 
-def _count(n: int, one: str, many: str | None = None, verb: tuple[str, str] | None = None) -> str:
-    many = many or one + "s"
-    word = "no " + one if n == 0 else f"{n} {one if n == 1 else many}"
-    if verb:
-        word += " " + (verb[0] if n == 1 else verb[1])
-    return word
+def reasons_of(row, contrib, points, ctx: dict, typical: dict, k: int = REASONS) -> list[Reason]:
+    """The ``k`` reasons of one deal that move its chance most (either way), most first; a probe's win first of all.
 
-
-def say(name: str, value: float, ctx: dict) -> str:
-    """The feature ``name`` at ``value`` in words, for the deal of context ``ctx`` (:func:`context`).
-
-    >>> say("depth_next_S", 5, {"card": ["", "", "", "Ace of Spades"]})
-    'the Ace of Spades lies under 5 cards'
-    >>> say("blockers", 1, {})
-    '1 card lies on a card that must go home first'
-    """
-    f = feature(name)
-    n = int(value) if value == value else 0
-    who = next((p.who for p in PROBES if p.name == f.probe), "")
-    if f.probe and name.endswith("_home") and n >= 52:
-        return f"{who} wins it: winnable for certain"
-    words = {
-        "n": n, "who": who, "cards": _count(n, "card"), "piles": _count(n, "pile"), "cards_lie": _count(n, "card", verb=("lies", "lie")),
-        "cards_can": _count(n, "card", verb=("can", "can")),
-        "last": ctx.get("last", "King"), "base": ctx.get("base", "Ace"),
-        "n_last": _count(n, ctx.get("last", "King"), verb=("is", "are")),
-        "card": ctx.get("card", [""] * 4)[f.suit] if f.suit >= 0 else "",
-        "card2": ctx.get("card2", [""] * 4)[f.suit] if f.suit >= 0 else "",
-    }
-    text = f.says.format(**words)
-    if text.startswith("0 "):  # "no moves are legal", "none of the next three cards"
-        text = ("none " if text.startswith("0 of ") else "no ") + text[2:]
-    if f.suit >= 0 and n == 0:
-        text = f"the {words['card2' if 'card2' in f.says else 'card']} lies on top of its pile"
-    return text
-
-
-def probe_says(name: str, row) -> str:
-    """A probe's game from the deal in words: cards home, moves, piles emptied."""
-    p = next(p for p in PROBES if p.name == name)
-    home, moves, empty = (int(row[f"{name}_{f}"]) for f in ("home", "moves", "empty"))
-    if home >= 52:
-        return f"{p.who} wins it in {moves} moves: winnable for certain"
-    text = f"{p.who} gets {_count(home, 'card')} home in {moves} moves"
-    return text + (f", emptying {_count(empty, 'pile')} at most" if empty else ", never emptying a pile")
-
-
-def reasons_of(row, contrib, ctx: dict, k: int = REASONS) -> list[Reason]:
-    """The ``k`` reasons of one deal that push its score most (either way), most first; a probe's win first of all.
-
-    A layout feature is a reason of its own; a probe's four features make one reason (its game, in words: their
-    pushes summed, its name as the feature). ``row``: the deal's features (a Series), ``contrib``: their
-    contributions (a Series with ``bias``).
+    A layout feature is a reason of its own; a probe's four features make one reason (its game, in words, its
+    cards home as its value). ``row``: the deal's features, ``contrib``: their contributions, ``points``: each
+    candidate's points (:func:`.effects.effects`), all Series; ``typical``: the usual values. A candidate that moves
+    the chance not at all is no reason.
     """
     out: list[Reason] = []
     winner = next((p.name for p in PROBES if row[f"{p.name}_home"] >= 52), None)
     if winner:  # a win is certain: it comes first
-        out.append(Reason(winner, float(row[f"{winner}_home"]), None, probe_says(winner, row)))
-    pushes = contrib.drop("bias", errors="ignore")
-    candidates: dict[str, tuple[float, float, str]] = {}
-    for name, push in pushes.items():
-        f = feature(name)
-        if f.probe:
-            if f.probe == winner:
-                continue
-            old = candidates.get(f.probe, (0.0, 0.0, ""))[0]
-            candidates[f.probe] = (old + float(push), float(row[f"{f.probe}_home"]), probe_says(f.probe, row))
-        else:
-            candidates[name] = (float(push), float(row[name]), say(name, row[name], ctx))
-    ranked = sorted(candidates.items(), key=lambda kv: -abs(kv[1][0]))
-    for name, (push, value, text) in ranked[: max(k - len(out), 0)]:
-        out.append(Reason(name, value, push, text))
+        out.append(Reason(winner, float(row[f"{winner}_home"]), None, None, None, probe_says(winner, row)))
+    ranked = sorted(((name, float(pts)) for name, pts in points.items() if name != winner and pts != 0),
+                    key=lambda kv: -abs(kv[1]))
+    for name, pts in ranked[: max(k - len(out), 0)]:
+        probe = name not in NAMES
+        column = f"{name}_home" if probe else name
+        cols = [c for c in contrib.index if c != "bias" and (feature(c).probe == name if probe else c == name)]
+        value, usual = float(row[column]), typical.get(column)
+        fact = probe_says(name, row) if probe else say(name, value, ctx)
+        extra = usual_text(name, typical)
+        text = f"{side(feature(column), value, usual, pts)}: {fact}" + (f" ({extra})" if extra else "")
+        out.append(Reason(name, value, float(contrib[cols].sum()), pts, usual, text))
     return out
 
 
@@ -241,7 +212,7 @@ def constant_reason(model) -> Reason:
     t = model.training
     n = t.get("won", 0) + t.get("lost", 0)
     share = "every one" if t.get("lost", 0) == 0 else f"{t.get('won', 0):,}"
-    return Reason("base_rate", model.base_rate, None,
+    return Reason("base_rate", model.base_rate, None, None, None,
                   f"{share} of the {n:,} solved deals of this game {'is' if share == 'every one' else 'are'} winnable: no layout tells them apart")
 
 
@@ -260,15 +231,16 @@ def explain(game, states, model=None, k: int = REASONS) -> list[Explanation]:
     X = features(g, states)
     p = model.predict(X)
     contrib = model.contributions(X)
+    p_model, points, by = effects(model, X, contrib)
     per_deal = (time.process_time() - t0) * 1000 / max(len(states), 1)
     certain = won_by_probe(X)
     out = []
     for i, state in enumerate(states):
         row = X.iloc[i]
-        ctx = context(state)
-        rs = reasons_of(row, contrib.iloc[i], ctx, k)
+        rs = reasons_of(row, contrib.iloc[i], points.iloc[i], context(state), model.typical, k)
         if model.constant and not certain[i]:
             rs = [constant_reason(model), *rs][:k]
         out.append(Explanation(float(p[i]), rs, bool(certain[i]),
-                               {f.name: (None if row[f.name] != row[f.name] else float(row[f.name])) for f in FEATURES}, per_deal))
+                               {f.name: (None if row[f.name] != row[f.name] else float(row[f.name])) for f in FEATURES}, per_deal,
+                               None if model.constant else float(p_model[i]), by))
     return out

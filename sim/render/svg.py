@@ -27,6 +27,8 @@ from ..core.board import Position
 from ..core.cards import RANKS, SUITS, is_red, rank_of, suit_of
 from ..core.moves import Move
 from ..core.rules import MAX_PILES, FoundationBase, Rules
+from .marks import FAN_MARKED, Entry, badge_row, frames, legend_lines, legend_svg
+from .marks import STYLE as MARKS_STYLE
 
 __all__ = ["board_svg", "Layout", "card_label", "rank_label", "suit_path", "SUIT_NAMES", "STYLE"]
 
@@ -71,11 +73,9 @@ svg.cb-board .cb-hl { fill: none; stroke-width: 3.5; }
 svg.cb-board .cb-hl-src { stroke: #ffb020; stroke-dasharray: 7 4; }
 svg.cb-board .cb-hl-dst { stroke: #4fd6ff; }
 svg.cb-board .cb-moved .cb-face { stroke: #1c8fc0; stroke-width: 2.5; }
-svg.cb-board .cb-marked .cb-face { fill: #fff1c4; stroke: #e08a00; stroke-width: 3; }
-svg.cb-board .cb-badge { fill: #e08a00; }
-svg.cb-board .cb-badge-text { fill: #ffffff; font-size: 11px; font-weight: bold; text-anchor: middle; }
+svg.cb-board .cb-marked .cb-face { fill: #fff1c4; }
 svg.cb-board .cb-note { fill: #f4f1e6; font-size: 13px; }
-"""
+""" + MARKS_STYLE
 
 
 def rank_label(rank: int) -> str:
@@ -110,6 +110,7 @@ class Layout:
     rows: int
     title: bool = True
     notes: int = 0  #: lines of notes under the tableau
+    fan: int = FAN  #: how far each card of a pile shows below the one under it (wider on a marked board)
 
     @property
     def n_tableau(self) -> int:
@@ -152,7 +153,7 @@ class Layout:
     @property
     def notes_y(self) -> int:
         """Where the notes start: just under the tallest pile."""
-        return self.tableau_y + CARD_H + FAN * max(self.rows - 1, 0)
+        return self.tableau_y + CARD_H + self.fan * max(self.rows - 1, 0)
 
     def foundation_xy(self, suit: int) -> tuple[int, int]:
         return MARGIN + suit * self.pitch, self.foundation_y
@@ -170,14 +171,14 @@ class Layout:
 
     def card_xy(self, pile: int, index: int) -> tuple[int, int]:
         x, y = self.pile_xy(pile)
-        return x, y + (0 if self.is_reserve(pile) else FAN * index)
+        return x, y + (0 if self.is_reserve(pile) else self.fan * index)
 
     def to_json(self) -> dict:
         return {
             "piles": [list(self.pile_xy(p)) for p in range(self.rules.n_piles)],
             "reserve": [self.is_reserve(p) for p in range(self.rules.n_piles)],
             "foundations": [list(self.foundation_xy(s)) for s in range(4)],
-            "fan": FAN, "cw": CARD_W, "ch": CARD_H,
+            "fan": self.fan, "cw": CARD_W, "ch": CARD_H,
         }
 
 
@@ -220,8 +221,8 @@ def board_svg(
     card: int | None = None,
     rows: int | None = None,
     title: str | None = None,
-    marks: dict[int, int] | None = None,
-    notes: list[str] | None = None,
+    marks: dict[int, list[int]] | None = None,
+    legend: list[Entry] | None = None,
 ) -> str:
     """The SVG text of a position (a :class:`~sim.game.State`, or a Position and its rules).
 
@@ -230,9 +231,10 @@ def board_svg(
     names the card it moved when the position alone cannot tell, i.e. to a
     foundation). ``rows`` makes the tableau that many cards tall (the replay
     page keeps one height throughout); ``title`` is a line on top.
-    ``marks`` outlines cards in amber with a numbered badge (card -> number:
-    ``castle show --explain`` numbers the cards of each reason) and
-    ``notes`` are lines of text under the tableau (the reasons, numbered).
+    ``marks`` frames cards in amber, each with a badge per number (card ->
+    the numbers of the reasons naming it: ``castle show --explain``), and
+    ``legend`` is lines under the tableau, each reason after its badge
+    (:mod:`.marks`).
     """
     rules, pos = _position(state_or_pos, rules)
     if isinstance(move, str):
@@ -240,8 +242,11 @@ def board_svg(
     tallest = max((len(p) for i, p in enumerate(pos.piles) if i < rules.n_tableau), default=0)
     if move is not None and not played and not move.to_foundation and move.target < rules.n_tableau:
         tallest = max(tallest, len(pos.piles[move.target]) + 1)  # room for the card's outlined landing place
-    notes = _wrapped(notes or [], rules)
-    lay = Layout(rules, max(rows or 0, tallest, 1), title=title is not None, notes=len(notes))
+    marks = {c: [str(k) for k in ks] for c, ks in (marks or {}).items()}
+    lines = legend_lines(legend or [], max(int((Layout(rules, 1).width - 2 * MARGIN) / 7.2), 30))
+    tones = {e.badge: e.tone for e in legend or []}
+    lay = Layout(rules, max(rows or 0, tallest, 1), title=title is not None, notes=len(lines),
+                 fan=FAN_MARKED if marks else FAN)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="cb-board" width="{lay.width}" height="{lay.height}" '
         f'viewBox="0 0 {lay.width} {lay.height}" role="img" '
@@ -254,23 +259,13 @@ def board_svg(
     hl_card = card if card is not None else (moved_card(pos, move, played) if move is not None else None)
     out += _slots(lay, rules, pos)
     out.append('<g class="cb-cards">')
-    out += _cards(lay, pos, hl_card if played else None, marks or {})
+    out += _cards(lay, pos, hl_card if played else None, marks, tones)
     out.append("</g>")
+    out += frames(lay, pos, marks, CARD_W, CARD_H, card_label)
     out += _highlights(lay, pos, move, played, hl_card)
-    for i, (indent, note) in enumerate(notes):
-        x = MARGIN + 18 * indent
-        out.append(f'<text class="cb-note" x="{x}" y="{lay.notes_y + NOTE * (i + 1) - 4}">{escape(note)}</text>')
+    out += legend_svg(lines, MARGIN, lay.notes_y, NOTE)
     out.append("</svg>")
     return "\n".join(out)
-
-
-def _wrapped(notes: list[str], rules: Rules) -> list[tuple[int, str]]:
-    """Notes broken into lines the picture's width holds (about 7 px a character at the notes' size), each with its
-    indent (1: a note's later lines)."""
-    import textwrap
-
-    width = max(int((Layout(rules, 1).width - 2 * MARGIN) / 7.2), 30)
-    return [(int(k > 0), line) for note in notes for k, line in enumerate(textwrap.wrap(note, width - 3))]
 
 
 def _slots(lay: Layout, rules: Rules, pos: Position) -> list[str]:
@@ -295,18 +290,19 @@ def _slots(lay: Layout, rules: Rules, pos: Position) -> list[str]:
     return out
 
 
-def card_svg(card: int, x: float, y: float, place: str, moved: bool = False, mark: int | None = None) -> str:
+def card_svg(card: int, x: float, y: float, place: str, moved: bool = False, badges: list[str] | None = None,
+             tones: dict[str, str] | None = None) -> str:
     """One card glyph: a face with rank and suit in its top strip (what a fanned pile shows) and a large suit below;
-    ``mark``: outlined, with that number in a badge in the top strip (so a covered card shows it too)."""
+    ``badges``: tinted, with a numbered badge each in its strip, under its rank (so a covered card shows them too;
+    ``tones``: each badge's colour, :func:`.marks.badge`)."""
     s = suit_of(card)
     colour = "cb-red" if is_red(card) else "cb-black"
     rank = rank_label(rank_of(card))
     cls = "cb-card cb-moved" if moved else "cb-card"
     badge = ""
-    if mark is not None:
+    if badges:
         cls += " cb-marked"
-        badge = (f'<circle class="cb-badge" cx="{_n(CARD_W / 2 + 2)}" cy="11" r="8.5"/>'
-                 f'<text class="cb-badge-text" x="{_n(CARD_W / 2 + 2)}" y="15">{mark}</text>')
+        badge = badge_row(badges, tones or {}, CARD_W)
     return (
         f'<g class="{cls}" data-card="{card_label(card)}" data-place="{place}" transform="translate({_n(x)} {_n(y)})">'
         f'<rect class="cb-face" width="{CARD_W}" height="{CARD_H}" rx="6"/>'
@@ -318,17 +314,17 @@ def card_svg(card: int, x: float, y: float, place: str, moved: bool = False, mar
     )
 
 
-def _cards(lay: Layout, pos: Position, moved: int | None, marks: dict[int, int]) -> list[str]:
+def _cards(lay: Layout, pos: Position, moved: int | None, marks: dict[int, list[str]], tones: dict[str, str]) -> list[str]:
     """Every card, bottom first within each pile and foundation (later glyphs cover earlier ones)."""
     out = []
     for s in range(4):
         x, y = lay.foundation_xy(s)
         for c in pos.foundation_cards(s):
-            out.append(card_svg(c, x, y, f"foundation:{SUITS[s]}", c == moved, marks.get(c)))
+            out.append(card_svg(c, x, y, f"foundation:{SUITS[s]}", c == moved, marks.get(c), tones))
     for p, pile in enumerate(pos.piles):
         for i, c in enumerate(pile):
             x, y = lay.card_xy(p, i)
-            out.append(card_svg(c, x, y, f"pile:{p + 1}", c == moved, marks.get(c)))
+            out.append(card_svg(c, x, y, f"pile:{p + 1}", c == moved, marks.get(c), tones))
     return out
 
 
@@ -340,7 +336,7 @@ def _outline(lay: Layout, pos: Position, where: int | str, extra: int) -> tuple[
         return x - pad, y - pad, CARD_W + 2 * pad, CARD_H + 2 * pad
     x, y = lay.pile_xy(where)
     n = len(pos.piles[where]) + extra if where < len(pos.piles) else 0
-    h = CARD_H + (0 if lay.is_reserve(where) else FAN * max(n - 1, 0))
+    h = CARD_H + (0 if lay.is_reserve(where) else lay.fan * max(n - 1, 0))
     return x - pad, y - pad, CARD_W + 2 * pad, h + 2 * pad
 
 
