@@ -56,10 +56,12 @@ def calibration(p, y, bins: int = 10) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, folds: int = FOLDS, seed: int = SEED) -> pd.DataFrame:
+def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, folds: int = FOLDS, seed: int = SEED,
+                   others: dict[str, pd.Series] | None = None) -> pd.DataFrame:
     """Every game of ``outcomes`` predicted by a fit that did not see it: columns ``player, seed, deal, won, rating``
     (the model's chance) and the baselines ``rate`` and ``index`` (NaN where the deal has no corridor index).
-    ``index``: ``seed, deal, difficulty`` (the corridor's index, bits)."""
+    ``index``: ``seed, deal, difficulty`` (the corridor's index, bits). ``others``: more baselines of the same kind
+    (a logistic regression per player on one number a deal), by name: a Series indexed by ``(seed, deal)``."""
     o = outcomes[["player", "seed", "deal", "won"]].reset_index(drop=True).copy()
     o["player"] = o.player.astype(str)
     fold = np.random.default_rng(seed).integers(0, folds, len(o))
@@ -76,6 +78,8 @@ def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, fo
         rate = train.groupby("player").won.mean()
         test["rate"] = test.player.map(rate).to_numpy()
         test["index"] = _index_baseline(train, test, idx) if idx is not None else np.nan
+        for name, values in (others or {}).items():
+            test[name] = _index_baseline(train, test, values)
         parts.append(test)
     return pd.concat(parts).dropna(subset=["rating"]).sort_values(["player", "seed", "deal"], ignore_index=True)
 
@@ -129,7 +133,75 @@ def held_out_players(outcomes: pd.DataFrame, rate_from: int = RATE_FROM) -> pd.D
 
 def scores(pred: pd.DataFrame) -> pd.DataFrame:
     """Log loss and AUC of the model and each baseline on the held-out games where every one of them predicts."""
-    cols = [c for c in ("rating", "index", "rate") if c in pred.columns and pred[c].notna().any()]
+    named = ["rating", "index", "rate"]
+    cols = [c for c in [*named, *(c for c in pred.columns if c not in {*named, "player", "seed", "deal", "won"})]
+            if c in pred.columns and pred[c].notna().any()]
     common = pred.dropna(subset=cols)
     return pd.DataFrame([{"predictor": c, "games": len(common), "log_loss": log_loss(common[c], common.won),
                           "auc": auc(common[c], common.won)} for c in cols])
+
+
+#: the share of the rated deals (the highest-numbered) a layout model of ratings is judged on, never trained on
+HOLDOUT = 0.2
+
+
+def rating_before_search(scale, features: pd.DataFrame, columns: list[str], seed: int = SEED) -> dict:
+    """How well a deal's rating is predicted before any search: a LightGBM regression of the rated deals' ratings on
+    ``columns`` of ``features`` (index: deal), trained on the first 80% of the deals by number and judged on the
+    rest: the error (root mean square, points) against the mean's, and Spearman's rank correlation."""
+    import lightgbm as lgb
+    from scipy.stats import spearmanr
+
+    d = scale.deals.set_index("deal")
+    X = features.loc[d.index, columns]
+    y = d.rating.to_numpy()
+    at = np.quantile(d.index.to_numpy(), 1 - HOLDOUT)
+    train = d.index.to_numpy() <= at
+    params = {"objective": "regression", "learning_rate": 0.03, "num_leaves": 15, "min_data_in_leaf": 20,
+              "bagging_fraction": 0.8, "bagging_freq": 1, "feature_fraction": 0.8, "seed": seed, "verbose": -1,
+              "num_threads": 1, "deterministic": True}
+    booster = lgb.train(params, lgb.Dataset(X[train].to_numpy(float), y[train]), num_boost_round=300)
+    p = booster.predict(X[~train].to_numpy(float))
+    rmse = float(np.sqrt(np.mean((p - y[~train]) ** 2)))
+    mean = float(np.sqrt(np.mean((y[train].mean() - y[~train]) ** 2)))
+    return {"deals_trained": int(train.sum()), "deals_held_out": int((~train).sum()), "rmse": rmse, "rmse_mean": mean,
+            "spearman": float(spearmanr(p, y[~train]).statistic)}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m analysis.ratings_check [DATA]``: the ratings held out, and predicted before search (prints tables)."""
+    import sys
+
+    from . import explain as E
+    from . import rated
+    from .games import STUDY
+    from .scan import of
+
+    data = (argv if argv is not None else sys.argv[1:] or ["data/published"])[0]
+    pd.set_option("display.width", 200)
+    for game in STUDY:
+        scale = rated.scale_of(data, game)
+        if scale is None:
+            continue
+        X = E.cached_features(game, scale.deals.deal)
+        rows = []
+        for label, cols in (("layout", E.LAYOUT), ("layout and cheap probes", E.CHEAP), ("every feature", list(X.columns))):
+            rows.append({"game": game, "features": label, **rating_before_search(scale, X, cols)})
+        print(pd.DataFrame(rows).round(3).to_string(index=False), flush=True)
+        o = rated.outcomes(of(data), rated.verdicts_of(data, game), game, scale.rungs)
+        others = {}
+        model = E.usable_model(game)
+        if model is not None:
+            from scipy.stats import spearmanr
+
+            p = pd.Series(np.clip(model.predict(X), 1e-4, 1 - 1e-4), index=X.index)
+            d = scale.deals.set_index("deal")
+            print(f"{game}: castle explain's probability of winnability against the deals' ratings: Spearman "
+                  f"{spearmanr(p.loc[d.index], d.rating).statistic:+.3f} on {len(d):,} rated deals (in its training range)")
+            logit = np.log(p / (1 - p))
+            others["explain"] = pd.Series(logit.to_numpy(), index=pd.MultiIndex.from_arrays([np.zeros(len(p), np.int64), p.index.to_numpy()], names=["seed", "deal"]))
+        print(scores(held_out_pairs(o, others=others)).round(3).to_string(index=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
