@@ -49,7 +49,7 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 #: the core modules whose constants or code the kernels compile in
 _CORE_READ = ("cards.py", "moves.py", "rules.py", "outcome.py", "deals.py")
-#: CPU-seconds the first ``make study`` spent compiling every kernel it uses, 2 cores (benchmarks/bench_timings.py)
+#: seconds the first ``make study`` spends compiling the kernels it uses (95 CPU-s measured: benchmarks/bench_timings.py --compile)
 COMPILE_SECONDS = 100
 
 
