@@ -24,9 +24,10 @@ def test_every_command_module_registers_its_commands():
     """A command group is a module of ``sim.cli`` named in ``COMMAND_MODULES``: its commands are in the help."""
     import importlib
 
-    from sim.cli import COMMAND_MODULES
+    from sim.cli import COMMAND_MODULES, COMMANDS
 
     helptext = castle("--help").stdout
+    named = {}
     for name in COMMAND_MODULES:
         module = importlib.import_module(f"sim.cli.{name}")
         import typer
@@ -35,6 +36,19 @@ def test_every_command_module_registers_its_commands():
         module.register(app)
         for command in app.registered_commands:
             assert command.name in helptext, (name, command.name)
+            named[command.name] = name
+    assert named == COMMANDS  # (a call loads only its command's module: COMMANDS says which)
+
+
+def test_a_command_loads_only_its_own_module():
+    """``castle solve`` reads neither the report's code nor pandas, DuckDB, PyArrow or rich."""
+    probe = ("import sys; from sim.cli import main\n"
+             "try:\n    main(['solve', 'beleaguered-castle', '--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('sim.cli.run', 'sim.cli.play', 'pandas', 'duckdb', 'pyarrow', 'rich', 'scipy') "
+             "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_the_help_says_where_default_folders_go():

@@ -2,7 +2,9 @@
 
 Every command reports bad input as one line on stderr and exits with status
 2; no traceback reaches the user. Adding a command: a module here with a
-``register(app)`` function, named in :data:`COMMAND_MODULES`.
+``register(app)`` function, named in :data:`COMMAND_MODULES`, its commands
+named in :data:`COMMANDS`. A call loads only its command's module (``castle
+solve`` never reads the report's code); help and unknown names load them all.
 
 A standard stream closed (``>&-``, ``2>&-``, ``<&-``) is opened on
 ``/dev/null`` before anything runs, so no file the command opens takes its
@@ -48,6 +50,10 @@ USER_ERRORS = (UserError, UnknownGameError, UnknownDialectError, UnknownPlayerEr
 
 #: the command groups, in the order ``castle --help`` lists them
 COMMAND_MODULES = ("deal", "deals", "play", "solve", "explain", "rate", "run", "summary", "bench", "show", "replay")
+#: each command, and the module of COMMAND_MODULES that registers it
+COMMANDS = {"games": "deal", "deal": "deal", "deals": "deals", "play": "play", "players": "play", "solve": "solve",
+            "explain": "explain", "rate": "rate", "run": "run", "report": "run", "summary": "summary", "bench": "bench",
+            "show": "show", "replay": "replay"}
 
 
 def _version(value: bool) -> None:
@@ -64,14 +70,19 @@ def _main(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
     """Play, deal, solve and measure games of the Beleaguered Castle family."""
 
 
-def _register_commands() -> None:
+def _register_commands(args: list[str]) -> None:
+    """Register the command ``args`` name (its module alone), or every command when they name none."""
     import importlib
 
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}").register(app)
+    name = next((a for a in args if not a.startswith("-")), None)
+    for module in [COMMANDS[name]] if name in COMMANDS else COMMAND_MODULES:
+        if module not in _REGISTERED:
+            importlib.import_module(f"{__name__}.{module}").register(app)
+            _REGISTERED.append(module)
 
 
-_register_commands()
+#: the modules whose commands ``app`` holds (a process may call :func:`main` more than once)
+_REGISTERED: list[str] = []
 
 
 def main(argv: Optional[list[str]] = None) -> None:
@@ -81,6 +92,7 @@ def main(argv: Optional[list[str]] = None) -> None:
     if problem:
         _say(problem)
         _leave(2)
+    _register_commands(args)
     command = typer.main.get_command(app)
     try:
         rv = command.main(args=argv, prog_name="castle", standalone_mode=False)

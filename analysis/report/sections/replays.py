@@ -9,7 +9,8 @@ from ...games import SELECTIVE, STREETS, name
 from ..model import Report, Section
 
 #: replays of solver wins re-solve the deal: the report picks ones that solve within this many CPU seconds
-#: (so that `make figures` stays under a minute)
+#: (so that replays add seconds, not minutes, to `make figures`); data without solver verdicts (the default
+#: experiment's) has no telling deal, and the report writes no replays/
 REPLAY_BUDGET_S = 3.0
 
 
