@@ -25,7 +25,7 @@ from .winnability import PERFECT
 
 #: the columns of a summary line, in the order the table, CSV and JSON give them
 FIELDS = ("game", "player", "role", "design", "deals", "won", "lost", "unknown", "not_followed", "estimate", "lo", "hi",
-          "seeds", "deal_span", "cpu_hours", "running")
+          "solved_again", "seeds", "deal_span", "cpu_hours", "running")
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,7 @@ class Line:
     estimate: float | None
     lo: float | None
     hi: float | None
+    solved_again: int  #: deals left unknown at the full budget, solved again deeper (the settle player's)
     seeds: str
     deal_span: str
     cpu_hours: float
@@ -56,7 +57,8 @@ class Line:
 def lines(df: pd.DataFrame, cheap, held: dict[str, dict]) -> list[Line]:
     """Every game's lines: perfect play, the players (as :func:`analysis.designs.estimates` made them, strongest
     first: down from perfect play), then the judges. ``df``: the judged rows (:func:`analysis.load.load_study` with
-    ``judged_only``); ``cheap``: the players' rows where they lie; ``held``: the manifests."""
+    ``judged_only``, with :func:`analysis.load.count_cheap_rows` done); ``cheap``: the players' rows where they lie;
+    ``held``: the manifests."""
     running = {label: (have, planned) for label, have, planned in unfinished(df, held)}
     spans = _spans(df, cheap)
     going = _going(df, cheap, running)
@@ -71,7 +73,7 @@ def lines(df: pd.DataFrame, cheap, held: dict[str, dict]) -> list[Line]:
     for (game, player), g in judged.groupby(["game", "player"], observed=True, sort=True):
         seeds, span = spans[(game, player)]
         by_game.setdefault(str(game), []).append(Line(str(game), str(player), "judge", "judges each deal", len(g), None, None,
-                                                      None, None, None, None, None, seeds, span, g.cpu_us.sum() / 3.6e9,
+                                                      None, None, None, None, None, 0, seeds, span, g.cpu_us.sum() / 3.6e9,
                                                       going.get((game, player), "")))
     order = {"perfect play": 0, "player": 1, "judge": 2}
     return [ln for game in sorted(by_game) for ln in sorted(by_game[game], key=lambda ln: (
@@ -81,7 +83,7 @@ def lines(df: pd.DataFrame, cheap, held: dict[str, dict]) -> list[Line]:
 def _line(e: Estimate, role: str, where, going: str | None) -> Line:
     won, lost, unknown, left = e.counts if e.counts else (None,) * 4
     seeds, span = where or ("", "")
-    return Line(e.game, e.player, role, e.described, e.deals, won, lost, unknown, left, e.estimate, e.lo, e.hi, seeds, span,
+    return Line(e.game, e.player, role, e.described, e.deals, won, lost, unknown, left, e.estimate, e.lo, e.hi, e.again, seeds, span,
                 e.cpu_seconds / 3600, going or "")
 
 

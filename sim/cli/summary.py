@@ -12,7 +12,7 @@ import enum
 import io
 import math
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional, Tuple
 
 import typer
 
@@ -36,7 +36,7 @@ def summary(
     format: Format = typer.Option(Format.table, "--format", help="table (fitted to the terminal), csv, markdown, or json "
                                                                  "(one strict JSON object a line; shares as fractions)"),
     json_lines: bool = typer.Option(False, "--json", help="the same as --format json"),
-    paired: Optional[List[str]] = typer.Option(None, "--paired", metavar="A B", help="A − B deal by deal: two players "
+    paired: Optional[Tuple[str, str]] = typer.Option(None, "--paired", metavar="A B", help="A − B deal by deal: two players "
                                                "(names or labels; 'perfect play' for the solver) in each game both played, "
                                                "or two games for each player of both and under perfect play", show_default=False),
 ) -> None:
@@ -45,23 +45,22 @@ def summary(
     seeds and deals, the CPU, and any run still unfinished. The judges (corridor, mistakes) are listed apart: they
     judge deals, they do not play them. ``--paired A B`` compares two players or two games on the same deals.
     """
-    from analysis.load import ResultsError, load_study, study_parts
+    from analysis.load import ResultsError, count_cheap_rows, load_study, study_parts
     from analysis.scan import CheapRows, memory_limit
 
     from ..study.paths import DEFAULT_DATA
 
     fmt = Format.json if json_lines else format
-    if paired is not None and len(paired) != 2:
-        raise UserError("--paired takes two names: --paired A B (two players, or two games)")
     data = data or DEFAULT_DATA
     try:
         memory_limit()  # (before the rows are read: a bad setting is said at once)
         df, held = load_study(data, judged_only=True)  # (the heuristic players' rows are counted where they lie)
         cheap = CheapRows(study_parts(data))
+        count_cheap_rows(df, cheap)  # (the games each run holds, as the report counts them: its progress said alike)
     except ResultsError as e:
         raise UserError(str(e)) from None
     try:
-        if paired:
+        if paired and all(paired):
             return _paired(df, cheap, paired, fmt)
         from analysis.summary import lines, unfinished_runs
 
@@ -84,6 +83,16 @@ def _paired(df, cheap, names: list[str], fmt: Format) -> None:
         t = paired(df, cheap, a, b)
     except PairError as e:
         raise UserError(str(e)) from None
+    if fmt in (Format.table, Format.markdown):
+        from analysis.compare import PAIRING
+
+        import textwrap
+
+        from rich.console import Console
+
+        said = (f"A = {a}, B = {b}: A − B in percentage points, {PAIRING}; unknowns counted both ways (Newcombe's "
+                "interval at each side's bound, so no McNemar p under perfect play: —)")
+        typer.echo(textwrap.fill(said, Console().width) + "\n")
     _emit(t.to_dict("records"), fmt, _pair_table, [])
 
 
@@ -116,8 +125,8 @@ def _emit(records: list[dict], fmt: Format, table, running: list[str]) -> None:
             for i, col in enumerate(t.columns):
                 col.justify = "left" if i == 0 else "right"
                 col.overflow = "fold"
-                col.no_wrap = i > 0 and table is _table
-            t.columns[0].min_width = 24
+                col.no_wrap = i > 0
+            t.columns[0].min_width = 24 if table is _table else 12
             for r in rows:
                 if r is None:
                     t.add_section()
@@ -172,13 +181,14 @@ def _table(records: list[dict], styled: bool) -> tuple[list[str], list]:
 
 
 def _pair_table(records: list[dict], styled: bool) -> tuple[list[str], list]:
+    """A − B: one row per game (two players) or per player (two games), in percentage points."""
     from analysis.stats import p_text
     from rich.markup import escape
 
     plain = escape if styled else str
-
-    header = ["A", "B", "game", "player", "deals", "A − B", "95% interval", "p (McNemar)"]
-    rows = [[plain(r["a"]), plain(r["b"]), r["game"], plain(r["player"]), _n(r["deals"]), f"{100 * r['diff']:+.2f} pts",
-             f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f}", p_text(r["p"]) if r["p"] == r["p"] else "n/a (unknowns both ways)"]
-            for r in records]
+    by_game = bool(records) and bool(records[0]["game"])
+    header = ["game" if by_game else "player", "deals", "A − B", "95% interval", "p (McNemar)"]
+    rows = [[plain(r["game"] if by_game else r["player"]), _n(r["deals"]), f"{100 * r['diff']:+.2f} pts",
+             f"{100 * r['lo']:+.2f} to {100 * r['hi']:+.2f}",
+             p_text(r["p"]) if r["p"] == r["p"] else "—"] for r in records]
     return header, rows
