@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .compare import span_text
-from .designs import Estimate, estimates, exact_mask
+from .designs import SETTLE, Estimate, estimates, exact_mask
 from .load import unfinished
 from .picks import in_list
 from .stats import is_judge, player_name
@@ -95,7 +95,7 @@ def _spans(df: pd.DataFrame, cheap) -> dict[tuple[str, str], tuple[str, str]]:
         g = df.groupby(["game", "player"], observed=True)
         tables.append(pd.DataFrame({"seeds": g.seed.unique(), "n": g.deal.nunique(), "lo": g.deal.min(), "hi": g.deal.max()})
                       .reset_index())
-        exact = df[exact_mask(df.player)]
+        exact = df[exact_mask(df.player) & (df.player.map(player_name) != SETTLE)]  # (settle's deals are others' unknowns)
         if len(exact):
             e = exact.groupby("game", observed=True)
             tables.append(pd.DataFrame({"seeds": e.seed.unique(), "n": e.deal.nunique(), "lo": e.deal.min(), "hi": e.deal.max()})
@@ -106,16 +106,23 @@ def _spans(df: pd.DataFrame, cheap) -> dict[tuple[str, str], tuple[str, str]]:
         tables.append(t)
     for t in tables:
         for game, player, seeds, n, lo, hi in t[["game", "player", "seeds", "n", "lo", "hi"]].itertuples(index=False, name=None):
-            out[(str(game), str(player))] = (", ".join(str(s) for s in sorted(int(x) for x in seeds)),
+            out[(str(game), str(player))] = (", ".join(_seed(int(s)) for s in sorted(int(x) for x in seeds)),
                                              span_text(int(n), int(lo), int(hi)))
     return out
+
+
+def _seed(seed: int) -> str:
+    """A seed in words: PySol's deal numbers are their own (:data:`sim.core.deals.PYSOL_SEED`)."""
+    from sim.core.deals import PYSOL_SEED
+
+    return f"{seed} (PySol's deals)" if seed == PYSOL_SEED else str(seed)
 
 
 def _going(df: pd.DataFrame, cheap, running: dict[str, tuple[int, int]]) -> dict[tuple[str, str], str]:
     """For each (game, player), and each game's perfect play, the unfinished runs its rows come from, in words."""
     if not running:
         return {}
-    said = {label: f"{label} unfinished: {have:,} of {planned:,} games" for label, (have, planned) in running.items()}
+    said = {label: f"{label}, {have:,} of {planned:,} games" for label, (have, planned) in running.items()}
     found: dict[tuple[str, str], list[str]] = {}
     if len(df) and "dataset" in df.columns:
         mine = df[df.dataset.isin(list(running))]

@@ -113,7 +113,7 @@ def test_an_unfinished_run_is_said(tmp_path):
     (root / MANIFEST).write_text(json.dumps({"experiment": {"name": "going", "games": {GAMES[0]: 1}, "deal_range": [0, 100],
                                                             "players": {"random": {}, "greedy": {}, "solver": {}}}}))
     got = _summary(root)
-    assert all(ln.running == "going unfinished: 150 of 300 games" for ln in got)
+    assert all(ln.running == "going, 150 of 300 games" for ln in got)
     out = castle("summary", str(root))
     assert "still running" in out.stdout and "150 of 300 games" in out.stdout
 

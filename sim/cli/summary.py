@@ -126,7 +126,7 @@ def _emit(records: list[dict], fmt: Format, table, running: list[str]) -> None:
                 col.justify = "left" if i == 0 else "right"
                 col.overflow = "fold"
                 col.no_wrap = i > 0
-            t.columns[0].min_width = 24 if table is _table else 12
+            t.columns[0].min_width = 20 if table is _table else 12
             for r in rows:
                 if r is None:
                     t.add_section()
@@ -134,11 +134,16 @@ def _emit(records: list[dict], fmt: Format, table, running: list[str]) -> None:
                     t.add_row(*r)
             Console(highlight=False, soft_wrap=False).print(t)
     if running and fmt in (Format.table, Format.markdown):
-        typer.echo("\nstill running (every figure above is of the games played so far): " + "; ".join(running))
+        import textwrap
+
+        from rich.console import Console
+
+        said = "still running (every figure above is of the games played so far): " + "; ".join(running)
+        typer.echo("\n" + (textwrap.fill(said, Console().width) if fmt is Format.table else said))
 
 
-def _pct(x) -> str:
-    return "" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{100 * x:.2f}%"
+def _pct(x, unit: str = "%") -> str:
+    return "" if x is None or (isinstance(x, float) and not math.isfinite(x)) else f"{100 * x:.2f}{unit}"
 
 
 def _n(x) -> str:
@@ -149,6 +154,8 @@ def _table(records: list[dict], styled: bool) -> tuple[list[str], list]:
     """The summary's header and rows (None: a line between games), each game's name on a line of its own above
     them, and under each player its design, seeds and deals; ``styled``: rich's markup (the data escaped), else
     Markdown's."""
+    import textwrap
+
     from rich.markup import escape
 
     def mark(text: str, style: str) -> str:
@@ -158,8 +165,8 @@ def _table(records: list[dict], styled: bool) -> tuple[list[str], list]:
 
     from rich.console import Console
 
-    wide = Console().width >= 110  # (narrower: the design, seeds and deals each on a line of their own)
-    header = ["game / player", "won", "lost", "unknown", "estimate (95% interval)", "CPU-h"]
+    room = Console().width - 56  # (what the numbers leave the first column: its details are packed into lines that fit)
+    header = ["game / player", "won", "lost", "unknown", "% (95% interval)", "CPU-h"]
     rows: list = []
     game = None
     for r in records:
@@ -171,13 +178,26 @@ def _table(records: list[dict], styled: bool) -> tuple[list[str], list]:
         who = r["player"] if r["role"] != "judge" else f"{r['player']}: a judge, not a player"
         detail = [r["design"]] + ([f"{r['not_followed']:,} unsettled not followed"] if r["not_followed"] else []) + \
             [f"seed {r['seeds']}" if "," not in r["seeds"] else f"seeds {r['seeds']}", r["deal_span"]]
-        said = " · ".join(detail) if not styled or wide else " · ".join(detail[:-1]) + "\n    " + detail[-1]
+        said = " · ".join(detail) if not styled else _packed(detail, room)
         shown = "  " + (escape(who) if styled else who) + ("\n    " if styled else " ") + mark(said, "dim")
         if r["running"]:
-            shown += ("\n    " if styled else " ") + mark(f"still running: {r['running']}", "yellow")
-        share = "" if r["estimate"] is None else f"{_pct(r['estimate'])} ({_pct(r['lo'])}–{_pct(r['hi'])})"
+            going = f"running: {r['running']}"
+            shown += ("\n    " + mark("\n    ".join(textwrap.wrap(going, max(room, 20))), "yellow") if styled
+                      else " " + mark(going, "yellow"))
+        share = "" if r["estimate"] is None else f"{_pct(r['estimate'], '')} ({_pct(r['lo'], '')}–{_pct(r['hi'], '')})"
         rows.append([shown, _n(r["won"]), _n(r["lost"]), _n(r["unknown"]), share, f"{r['cpu_hours']:.2f}"])
     return header, rows
+
+
+def _packed(items: list[str], room: int) -> str:
+    """``items`` joined by " · ", a new indented line wherever the next would pass ``room`` characters."""
+    out = [items[0]]
+    for item in items[1:]:
+        if len(out[-1]) + 3 + len(item) <= room:
+            out[-1] += " · " + item
+        else:
+            out.append(item)
+    return "\n    ".join(out)
 
 
 def _pair_table(records: list[dict], styled: bool) -> tuple[list[str], list]:
