@@ -139,7 +139,7 @@ def _emit(records: list[dict], fmt: Format, table, running: list[str]) -> None:
         from rich.console import Console
 
         said = "still running (every figure above is of the games played so far): " + "; ".join(running)
-        typer.echo("\n" + (textwrap.fill(said, Console().width) if fmt is Format.table else said))
+        typer.echo("\n" + (textwrap.fill(said, Console().width, break_on_hyphens=False) if fmt is Format.table else said))
 
 
 def _pct(x, unit: str = "%") -> str:
@@ -165,27 +165,29 @@ def _table(records: list[dict], styled: bool) -> tuple[list[str], list]:
 
     from rich.console import Console
 
-    room = Console().width - 56  # (what the numbers leave the first column: its details are packed into lines that fit)
     header = ["game / player", "won", "lost", "unknown", "% (95% interval)", "CPU-h"]
+    numbers = [[_n(r["won"]), _n(r["lost"]), _n(r["unknown"]), "" if r["estimate"] is None else
+                f"{_pct(r['estimate'], '')} ({_pct(r['lo'], '')}–{_pct(r['hi'], '')})", f"{r['cpu_hours']:.2f}"] for r in records]
+    widths = [max([len(h)] + [len(x[i]) for x in numbers]) for i, h in enumerate(header[1:])]
+    room = Console().width - sum(widths) - 2 * len(widths) - 4  # (what the numbers leave the details under a player)
     rows: list = []
     game = None
-    for r in records:
+    for r, nums in zip(records, numbers):
         if r["game"] != game:
             if game is not None:
                 rows.append(None)
             game = r["game"]
             rows.append([mark(game, "bold"), "", "", "", "", ""])
         who = r["player"] if r["role"] != "judge" else f"{r['player']}: a judge, not a player"
-        detail = [r["design"]] + ([f"{r['not_followed']:,} unsettled not followed"] if r["not_followed"] else []) + \
+        detail = r["design"].split(", ") + ([f"{r['not_followed']:,} unsettled not followed"] if r["not_followed"] else []) + \
             [f"seed {r['seeds']}" if "," not in r["seeds"] else f"seeds {r['seeds']}", r["deal_span"]]
         said = " · ".join(detail) if not styled else _packed(detail, room)
         shown = "  " + (escape(who) if styled else who) + ("\n    " if styled else " ") + mark(said, "dim")
         if r["running"]:
             going = f"running: {r['running']}"
-            shown += ("\n    " + mark("\n    ".join(textwrap.wrap(going, max(room, 20))), "yellow") if styled
+            shown += ("\n    " + mark("\n    ".join(textwrap.wrap(going, max(room, 16), break_on_hyphens=False)), "yellow") if styled
                       else " " + mark(going, "yellow"))
-        share = "" if r["estimate"] is None else f"{_pct(r['estimate'], '')} ({_pct(r['lo'], '')}–{_pct(r['hi'], '')})"
-        rows.append([shown, _n(r["won"]), _n(r["lost"]), _n(r["unknown"]), share, f"{r['cpu_hours']:.2f}"])
+        rows.append([shown, *nums])
     return header, rows
 
 
