@@ -98,6 +98,9 @@ class Estimate:
     #: Satterthwaite's degrees of freedom are counted from (empty: the variance alone, on all the deals)
     parts: tuple = ()
     parts_won: tuple = ()
+    #: deals (won, lost, unknown at the full budget, left unsettled by the design and not followed): a heuristic
+    #: player's "lost" is every deal not won
+    counts: tuple = ()
 
     @property
     def half_width(self) -> float:
@@ -168,7 +171,7 @@ def plain_estimate(game: str, player: str, won: int, unknown: int, n: int, cpu_s
     mid, lo, hi, var = plain(won, unknown, n)
     p = (won + unknown) / n
     return Estimate(game, player, "plain", mid, lo, hi, n, n, cpu_seconds, var, unknown / n, again=again,
-                    parts=((var, n),), parts_won=((p * (1 - p) / n, n),))
+                    parts=((var, n),), parts_won=((p * (1 - p) / n, n),), counts=(won, n - won - unknown, unknown, 0))
 
 
 def phased_mean(phase: np.ndarray, left: np.ndarray, result: np.ndarray, unknown_as: int, level: int = 1,
@@ -250,8 +253,9 @@ def estimate(rows: pd.DataFrame, game: str | None = None, player: str | None = N
     phase, left = rows.phase.to_numpy(int), rows.left.fillna(False).to_numpy(bool)
     m0, m1, v0, lo, hi, p0, p1 = _phased(phase, left, result)
     solved = int((~left).sum())
+    counts = tuple(int(((result == r) & ~left).sum()) for r in ("won", "lost", "unknown")) + (int(left.sum()),)
     return Estimate(game, player, design, (m0 + m1) / 2, lo, hi, len(rows), solved, cpu, v0, m1 - m0, quantile(p0),
-                    parts=p0, parts_won=p1)
+                    parts=p0, parts_won=p1, counts=counts)
 
 
 def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> Estimate:
@@ -270,7 +274,8 @@ def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> E
     design = " + ".join(dict.fromkeys(p.design for p in parts))
     return Estimate(game, player, design, (low + high) / 2, max(0.0, low - q * math.sqrt(var)),
                     min(1.0, high + q_won * math.sqrt(var_won)), n, sum(p.solved for p in parts),
-                    sum(p.cpu_seconds for p in parts), var, high - low, q, sum(p.again for p in parts), *sides)
+                    sum(p.cpu_seconds for p in parts), var, high - low, q, sum(p.again for p in parts), *sides,
+                    counts=tuple(map(sum, zip(*(p.counts for p in parts)))) if all(p.counts for p in parts) else ())
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -295,6 +295,19 @@ def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, 
     return [(r.experiment, r.games, r.planned) for r in t.itertuples() if not r.finished]
 
 
+def count_cheap_rows(df: pd.DataFrame, cheap) -> None:
+    """Add the cheap rows' games and CPU per experiment folder (:class:`analysis.scan.CheapRows`) to what
+    :func:`load_study` counted of the judged rows: the experiments table's, the completeness notes' and
+    ``castle summary``'s numbers (a frame of judged rows alone would say a run played only its judges' games)."""
+    games = dict(df.attrs.get("games_held") or df.dataset.value_counts().to_dict())
+    cpu_us = dict(df.attrs.get("cpu_us_held") or {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()})
+    for row in cheap.held.itertuples():
+        games[row.dataset] = games.get(row.dataset, 0) + int(row.games)
+        cpu_us[row.dataset] = cpu_us.get(row.dataset, 0) + int(row.cpu_us)
+    df.attrs["games_held"], df.attrs["cpu_us_held"] = games, cpu_us
+    df.attrs["cpu_seconds_held"] = {k: v / 1e6 for k, v in cpu_us.items()}
+
+
 def experiments_table(df: pd.DataFrame, held: dict[str, dict]) -> pd.DataFrame:
     """Per experiment folder: games held and planned, whether it finished, the CPU its rows took (every run's,
     stopped ones too) and the commits its runs were made on.

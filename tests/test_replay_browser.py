@@ -419,7 +419,10 @@ def test_a_reviewed_replay_marks_the_first_mistake_and_what_would_have_kept_the_
         status = page.text_content("#status")
         assert "first mistake" in status and all(str(m) in status for m in rep.alternatives)
         note = page.locator("p.note.review")
-        assert f"Move {k + 1} ({rep.moves[k]}) is the first mistake" in note.text_content()
+        from sim.replay.movelist import move_name
+
+        assert f"Move {k + 1}, {move_name(rep.positions[k], rep.moves[k])}, is the first mistake" in note.text_content()
+        assert f"Why: {rep.why}." in note.text_content()
         assert note.locator("a").first.get_attribute("href") == f"#move={k + 1}"
         legend = page.locator("ul.legend").text_content()
         assert "first mistake" in legend and "played in a game already lost" in legend

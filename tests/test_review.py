@@ -21,6 +21,7 @@ from sim.core.outcome import Result
 from sim.players.loop import play_deal
 from sim.solver.answer import solve
 from sim.solver.judge import Judge
+from sim.solver.kinds import KINDS, WHY, kind
 from sim.solver.review import LOST, review
 
 
@@ -124,9 +125,26 @@ def test_play_review_json_has_the_first_mistake():
     assert out.returncode == 0, out.stderr
     row = json.loads(out.stdout)
     assert " ".join(row["moves"]) == GREEDY_4
-    assert row["first_mistake"] == 5 and row["keeps_instead"] and "5-4" not in row["keeps_instead"]
+    assert row["first_mistake"] == 6 and row["moves"][row["first_mistake"] - 1] == "5-4"  # (move numbers from 1)
+    assert row["keeps_instead"] and "5-4" not in row["keeps_instead"]
     assert row["marks"] == ["keeps"] * 5 + ["loses"] + ["lost"] * 3
     assert row["review"]["start"] == "won"
+    assert row["kind"] == "covered a low card" and row["why"] == WHY["covered a low card"]
+    named = row["review"]["named"]
+    assert named["first_mistake"] == "5-4 (6♦)" and [w.split(" (")[0] for w in named["keeps_instead"]] == row["keeps_instead"]
+
+
+def test_the_review_json_numbers_moves_from_1_and_says_why():
+    """to_dict numbers moves as the text does (the Python fields stay indices from 0), with the kind the report counts."""
+    game = Game("streets-and-alleys")
+    rev = review(game, game.deal(4), GREEDY_4.split())
+    d = rev.to_dict()
+    assert rev.first_mistake == 5 and d["first_mistake"] == 6
+    before = game.deal(4)
+    for m in GREEDY_4.split()[:5]:
+        before.push(Move.from_str(m))
+    assert d["kind"] == kind(before, Move.from_str("5-4"), rev.alternatives) == rev.kind  # (the mistakes player's kinds)
+    assert set(WHY) == set(KINDS)
 
 
 def test_play_review_text_marks_the_mistake_and_says_what_would_have_kept_the_deal(tmp_path):
@@ -136,9 +154,10 @@ def test_play_review_text_marks_the_mistake_and_says_what_would_have_kept_the_de
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == GREEDY_4.replace("5-4", "5-4?")
-    assert "first mistake (marked ?) is move 6, 5-4" in out.stdout
+    assert "first mistake (marked ?) is move 6, 5-4 (6♦): " in out.stdout
+    assert "why: it covered a low card" in out.stdout
     kept = next(line for line in lines if line.startswith("would have kept the deal: "))
-    assert "2-7" in kept
+    assert kept == "would have kept the deal: 2-7 (4♠), 7-5 (5♣), 7-8 (5♣)"  # (named by card, as the replay page does)
     assert lines[-1].startswith("moves: 5 kept the deal winnable, 1 lost it, 3 came after it was lost")
 
 
@@ -178,8 +197,20 @@ def test_replay_review_writes_a_page_with_the_first_mistake(tmp_path):
     page = tmp_path / "sa4.html"
     out = castle("replay", "streets-and-alleys", "4", "--moves", "-", "--review", "--out", str(page), stdin=GREEDY_4)
     assert out.returncode == 0, out.stderr
-    assert "review: the first mistake is move 6, 5-4" in out.stdout
+    assert "review: the first mistake is move 6, 5-4 (6♦); why: it covered a low card" in out.stdout
     text = page.read_text()
     assert len(re.findall(r'<li data-step="[1-5]" class="mark-keeps">', text)) == 5
     assert '<li data-step="6" class="mark-loses first-mistake">' in text
     assert "would have kept the deal: 2-7" in text and "played by the moves of standard input" in text
+
+
+def test_play_several_deals_prints_text_unless_json():
+    out = castle("play", "streets-and-alleys", "3", "4", "--player", "greedy", "--review")
+    assert out.returncode == 0, out.stderr
+    assert not out.stdout.lstrip().startswith("{")
+    blocks = out.stdout.strip().split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == ["deal 3:", "deal 4:"]
+    assert blocks[1].splitlines()[1] == GREEDY_4.replace("5-4", "5-4?")
+    assert "move 6, 5-4 (6♦)" in blocks[1]
+    rows = [json.loads(x) for x in castle("play", "streets-and-alleys", "3", "4", "--player", "greedy", "--json").stdout.splitlines()]
+    assert [r["deal"] for r in rows] == ["3", "4"]

@@ -30,7 +30,7 @@ from markupsafe import Markup
 
 from .. import designs, scan, stats
 from ..games import in_study_order
-from ..load import ResultsError, load_results, load_study, study_parts
+from ..load import ResultsError, count_cheap_rows, load_results, load_study, study_parts
 from . import folder as F
 from . import page
 from .model import Report, Section
@@ -154,7 +154,7 @@ def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays:
     work.mkdir(parents=True)
     pairs = cheap.pairs()
     games = in_study_order(set(df.game.unique()) | set(pairs.game))
-    _count_cheap_rows(df, cheap)
+    count_cheap_rows(df, cheap)
     # the replays' seed: the seeded deals' (PySol's numbering, seed -1, is a catalogue beside them)
     seeds = sorted(set(df.seed.unique()) | set(cheap.seeds()))
     seeded = [x for x in seeds if x >= 0]
@@ -180,18 +180,6 @@ def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays:
     index = work / "index.html"
     index.write_text(env.get_template("page.html.j2").render(title=title, subtitle=subtitle, sections=sections), encoding="utf-8")
     return index
-
-
-def _count_cheap_rows(df, cheap) -> None:
-    """Add the cheap rows' games and CPU per experiment folder to what :func:`analysis.load.load_study` counted of
-    the judged rows (the experiments table's and the completeness notes' numbers)."""
-    games = dict(df.attrs.get("games_held") or df.dataset.value_counts().to_dict())
-    cpu_us = dict(df.attrs.get("cpu_us_held") or {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()})
-    for row in cheap.held.itertuples():
-        games[row.dataset] = games.get(row.dataset, 0) + int(row.games)
-        cpu_us[row.dataset] = cpu_us.get(row.dataset, 0) + int(row.cpu_us)
-    df.attrs["games_held"], df.attrs["cpu_us_held"] = games, cpu_us
-    df.attrs["cpu_seconds_held"] = {k: v / 1e6 for k, v in cpu_us.items()}
 
 
 def sections_in_order():

@@ -35,12 +35,12 @@ def play(
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     show: bool = typer.Option(False, "--show", help="draw the board before and after (one deal, as text)"),
     jobs: int = typer.Option(1, min=1, help="processes playing at once (several deals or boards)"),
-    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
+    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text; with --review, "
+                                 "moves are numbered from 1 (first_mistake, critical), as the text says them"),
     review: bool = typer.Option(False, "--review", help="the solver judges the game: its first losing move, what would have kept the deal there, a verdict per move"),
     moves_from: Optional[str] = typer.Option(None, "--moves", metavar="FILE", help="play this move list instead of a player (one deal): moves as the board text writes them (3-7, 2-F), separated by spaces or lines, # comments; - reads standard input", show_default=False),
 ) -> None:
     """Let a player play deals or boards (or play a list of moves); print its moves and the result."""
-    from ..core.cards import RANKS
     from ..game import Game
 
     g = Game(game)
@@ -61,8 +61,14 @@ def play(
         choice = checked_player("random" if player is None else player, max_moves)  # --player '' is no player, not random
         moves, label = None, choice  # (the choice itself: a player from a file travels to --jobs' workers as its code)
     work = partial(_play, g.rules.full_slug, seed, label, review=review, moves=moves, source=moves_from)
-    if len(todo) > 1 or as_json:
+    if as_json:
         echo_lines(map(finite, each(work, todo, jobs)))  # (NaN and Infinity as null: strict JSON)
+        return
+    if len(todo) > 1:
+        for k, row in enumerate(each(work, todo, jobs)):
+            typer.echo(("\n" if k else "") + f"{row.get('board') or 'deal ' + str(row.get('deal'))}:")
+            for line in _text(row, review):
+                typer.echo(line)
         return
     state = todo[0].state(g, seed)
     if show:
@@ -70,15 +76,23 @@ def play(
 
         typer.echo(coloured(str(state)) + "\n")
     row = work(todo[0], state=state)
-    typer.echo(" ".join(_annotated(row)))
+    lines = _text(row, review)
+    typer.echo(lines[0])
     if show:
         typer.echo("\n" + coloured(str(state)))
+    for line in lines[1:]:
+        typer.echo(line)
+
+
+def _text(row: dict, review: bool) -> list[str]:
+    """One game as text: its moves (marked by the review), the result, and what the review found."""
+    from ..core.cards import RANKS
+
     base = "" if row["base_rank"] is None else f", base {RANKS[row['base_rank']]}"
     extra = "".join(f", {k} {v}" for k, v in row.get("extra", {}).items())
-    typer.echo(f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}")
-    if review:
-        for line in _review_lines(row):
-            typer.echo(line)
+    return [" ".join(_annotated(row)),
+            f"{row['result']} after {len(row['moves'])} moves, {row['cards_home']}/52 cards home{base}{extra}",
+            *(_review_lines(row) if review else [])]
 
 
 def _where(game, item: Item, seed: int) -> str:
@@ -156,9 +170,24 @@ def _play(name: str, seed: int, player, item: Item, state=None, review: bool = F
 
         rev = judge_game(game, start, record.moves)
         d = rev.to_dict()
-        row.update(first_mistake=d.pop("first_mistake"), keeps_instead=d.pop("keeps_instead"), marks=d.pop("marks"),
-                   critical=d.pop("critical"), review=d)
+        d["named"] = _named(start, record.moves, rev)
+        row.update(first_mistake=d.pop("first_mistake"), kind=d.pop("kind"), why=d.pop("why"),
+                   keeps_instead=d.pop("keeps_instead"), marks=d.pop("marks"), critical=d.pop("critical"), review=d)
     return row
+
+
+def _named(start, moves, rev) -> dict:
+    """The review's moves named as the replay page names them, by the card each takes (``3-7 (J♠)``)."""
+    from ..replay.movelist import move_name
+
+    walk, positions = start.copy(), []
+    for m in moves:
+        positions.append(walk.position())
+        walk.push(m)
+    k = rev.first_mistake
+    return {"first_mistake": None if k is None else move_name(positions[k], moves[k]),
+            "keeps_instead": [] if k is None else [move_name(positions[k], m) for m in rev.alternatives],
+            "critical": [move_name(positions[i], moves[i]) for i in rev.critical or []]}
 
 
 def _scripted(state, moves):
@@ -181,24 +210,26 @@ def _scripted(state, moves):
 def _annotated(row: dict) -> list[str]:
     """The moves, the first mistake marked ``?`` and a critical move (the only one keeping the deal) ``!``."""
     words = list(row["moves"])
-    for i in row.get("critical") or []:
-        words[i] += "!"
+    for k in row.get("critical") or []:  # (move numbers, from 1)
+        words[k - 1] += "!"
     if row.get("first_mistake") is not None:
-        words[row["first_mistake"]] += "?"
+        words[row["first_mistake"] - 1] += "?"
     return words
 
 
 def _review_lines(row: dict) -> list[str]:
     """What ``--review`` adds to the text: the finding, what would have kept the deal, the counts."""
     rev = row["review"]
+    named = rev["named"]
     lines = [f"review: {rev['note']}"]
     k = row["first_mistake"]
     if k is not None:
-        lines[0] = f"review: the first mistake (marked ?) is move {k + 1}, {row['moves'][k]}: the position before it is winnable, the one after it lost"
-        lines.append("would have kept the deal: " + (", ".join(row["keeps_instead"]) or "no other move was proved to keep it"))
+        lines[0] = (f"review: the first mistake (marked ?) is move {k}, {named['first_mistake']}: the position before it "
+                    f"is winnable, the one after it lost; why: {row['why']}")
+        lines.append("would have kept the deal: " + (", ".join(named["keeps_instead"]) or "no other move was proved to keep it"))
     if row.get("critical"):
-        lines.append(f"critical (marked !, the only move that kept the deal there): "
-                     + ", ".join(f"move {i + 1} ({row['moves'][i]})" for i in row["critical"]))
+        lines.append("critical (marked !, the only move that kept the deal there): "
+                     + ", ".join(f"move {i} {name}" for i, name in zip(row["critical"], named["critical"])))
     counts = rev["counts"]
     words = {"keeps": "kept the deal winnable", "loses": "lost it", "lost": "came after it was lost", "unknown": "not settled"}
     parts = [f"{counts[key]} {text}" for key, text in words.items() if counts.get(key)]

@@ -43,6 +43,7 @@ def replay(
     from ..core.deals import parse_deal_id
     from ..game import Game
     from ..replay import record_replay, replay_html
+    from ..replay.movelist import alternatives_text, move_name
 
     g = Game(game)
     parse_deal_id(deal)
@@ -71,9 +72,10 @@ def replay(
     if rep.review_note is not None:
         k = rep.first_mistake
         if k is not None:
-            kept = ", ".join(str(m) for m in rep.alternatives) or "no other move was proved to keep it"
-            typer.echo(f"review: the first mistake is move {k + 1}, {rep.moves[k]}; would have kept the deal: {kept}")
+            kept = alternatives_text(rep) or "no other move was proved to keep it"
+            typer.echo(f"review: the first mistake is move {k + 1}, {move_name(rep.positions[k], rep.moves[k])}; why: "
+                       f"{rep.why}; would have kept the deal: {kept}")
         else:
             typer.echo(f"review: {rep.review_note}")
         if rep.critical:
-            typer.echo("critical moves: " + ", ".join(f"{i + 1} ({rep.moves[i]})" for i in rep.critical))
+            typer.echo("critical moves: " + ", ".join(f"{i + 1} {move_name(rep.positions[i], rep.moves[i])}" for i in rep.critical))

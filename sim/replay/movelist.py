@@ -21,11 +21,17 @@ from ..render.svg import moved_card, rank_label
 if TYPE_CHECKING:
     from .record import Replay
 
-__all__ = ["BADGES", "MARKS", "alternatives_text", "card_text", "legend", "move_item", "review_html"]
+__all__ = ["BADGES", "MARKS", "alternatives_text", "card_text", "legend", "move_item", "move_name", "review_html"]
 
 
 def card_text(card: int | None) -> str:
     return "?" if card is None else rank_label(rank_of(card)) + "♣♦♥♠"[suit_of(card)]
+
+
+def move_name(pos, move: Move) -> str:
+    """A move as the page names it in words: its notation and the card it takes from ``pos`` (before it is played),
+    ``3-7 (J♠)``; ``castle play --review`` and ``castle replay`` name moves by this too."""
+    return f"{move} ({card_text(moved_card(pos, move, played=False))})"
 
 
 def _card_html(card: int) -> str:
@@ -76,7 +82,7 @@ def _badge(kind: str) -> str:
 def alternatives_text(rep: Replay) -> str:
     """The moves that would have kept the deal at the first mistake's position, each with its card."""
     pos = rep.positions[rep.first_mistake]
-    return ", ".join(f"{m} ({card_text(moved_card(pos, m, played=False))})" for m in rep.alternatives)
+    return ", ".join(move_name(pos, m) for m in rep.alternatives)
 
 
 def move_item(rep: Replay, i: int, move: Move, card: int | None) -> str:
@@ -103,8 +109,10 @@ def review_html(rep: Replay) -> str:
     if rep.first_mistake is not None:
         k = rep.first_mistake + 1
         kept = alternatives_text(rep)
-        text = (f'<a href="#move={k}">Move {k} ({html.escape(str(rep.moves[k - 1]))})</a> is the first mistake: the deal was '
-                f'winnable before it and is lost after it. '
+        named = move_name(rep.positions[k - 1], rep.moves[k - 1])
+        why = f" Why: {html.escape(rep.why)}." if rep.why else ""
+        text = (f'<a href="#move={k}">Move {k}, {html.escape(named)}</a>, is the first mistake: the deal was '
+                f'winnable before it and is lost after it.{why} '
                 + (f"Would have kept the deal: {html.escape(kept)}." if kept else "No other move was proved to keep it."))
     else:
         note = rep.review_note

@@ -46,6 +46,7 @@ class Replay:
     alternatives: list[Move] = field(default_factory=list)
     critical: list[int] = field(default_factory=list)
     review_note: str | None = None  #: None: not reviewed
+    why: str | None = None  #: why the first mistake lost the deal, in a phrase (:attr:`sim.solver.review.Review.why`)
 
     @property
     def cards_home(self) -> int:
@@ -111,5 +112,5 @@ def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT
 
         rev = judge_game(g, start, moves)
         rep.marks, rep.first_mistake, rep.alternatives = list(rev.marks), rev.first_mistake, list(rev.alternatives)
-        rep.critical, rep.review_note = list(rev.critical or []), rev.note
+        rep.critical, rep.review_note, rep.why = list(rev.critical or []), rev.note, rev.why
     return rep

@@ -82,6 +82,7 @@ class Review:
     lost_from: int | None = None  #: the first position proved lost
     unresolved: tuple[int, int] | None = None  #: (lo, hi): the first mistake is one of moves lo..hi-1, not settled
     critical: list[int] | None = None  #: moves played at critical positions (None: not judged)
+    kind: str | None = None  #: what the first mistake did (:func:`.kinds.kind`), the solver's verdict aside
     steps: list[Step] = field(default_factory=list)  #: the positions judged move by move for ``critical``
     note: str = ""  #: one sentence saying what was found
     questions: int = 0  #: positions asked by the bisection
@@ -97,10 +98,23 @@ class Review:
             out[m] = out.get(m, 0) + 1
         return out
 
+    @property
+    def why(self) -> str | None:
+        """Why the first mistake lost the deal, in a short phrase (:data:`.kinds.WHY`)."""
+        from .kinds import WHY
+
+        return None if self.kind is None else WHY[self.kind]
+
     def to_dict(self) -> dict:
+        """The review as JSON: every move **numbered from 1**, as the text says it (``first_mistake``: the losing move's
+        number; ``critical``: the critical moves' numbers; ``unresolved``: the first and last move the mistake may be).
+        The Python fields (:attr:`first_mistake`, :attr:`critical`, :attr:`unresolved`) are indices from 0."""
+        n = len(self.moves)
         return {"start": str(self.start), "end": None if self.end is None else str(self.end),
-                "first_mistake": self.first_mistake, "keeps_instead": [str(m) for m in self.alternatives],
-                "marks": list(self.marks), "critical": self.critical, "unresolved": list(self.unresolved) if self.unresolved else None,
+                "first_mistake": None if self.first_mistake is None else self.first_mistake + 1,
+                "kind": self.kind, "why": self.why, "keeps_instead": [str(m) for m in self.alternatives],
+                "marks": list(self.marks), "critical": None if self.critical is None else [i + 1 for i in self.critical],
+                "unresolved": [self.unresolved[0] + 1, min(self.unresolved[1], n)] if self.unresolved else None,
                 "note": self.note, "counts": self.counts, "questions": self.questions, "unknown": self.unknown,
                 "nodes": self.nodes, "seconds": round(self.seconds, 3)}
 
@@ -139,6 +153,11 @@ def review(game: Game | str, state: State, moves, judge: Judge | None = None, bu
             judge.free()
     out.nodes = judge.stats.nodes - nodes0
     out.seconds = clock() - seconds0
+    if out.first_mistake is not None:
+        from .kinds import kind
+
+        k = out.first_mistake
+        out.kind = kind(State(state.rules, arrays[k].copy()), moves[k], out.alternatives)
     return out
 
 
