@@ -813,8 +813,12 @@ def test_a_command_that_prints_refuses_a_closed_standard_output_before_working(p
 
 def test_commands_that_write_files_do_their_work_with_standard_output_closed(place, tmp_path):
     """``run``, ``report``, ``replay`` and ``show --out`` write their files (what they would print is discarded)."""
+    from tests.synthetic import write_dataset
+
+    reference = write_dataset(tmp_path / "reference", deals=20, games=("beleaguered-castle",), players=(), solver=True)
     for args, made in ((["run", *SMALL[:4], "--deals", "4", "--no-progress", "--out", str(tmp_path / "d")], tmp_path / "d" / "_manifest.json"),
-                       (["report", str(tmp_path / "d"), "--out", str(tmp_path / "r"), "--no-replays"], tmp_path / "r" / "index.html"),
+                       (["report", str(tmp_path / "d"), "--out", str(tmp_path / "r"), "--no-replays", "--reference", str(reference)],
+                        tmp_path / "r" / "index.html"),  # (a small reference: not the shipped study's 1.4M rows)
                        (["show", "bc", "1", "--out", str(tmp_path / "b.svg")], tmp_path / "b.svg"),
                        (["replay", "bc", "1", "--player", "greedy", "--out", str(tmp_path / "g.html")], tmp_path / "g.html")):
         p = subprocess.run(CASTLE + args, cwd=place, stderr=subprocess.PIPE, text=True, timeout=300, preexec_fn=_closed(1))
