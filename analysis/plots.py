@@ -275,7 +275,7 @@ def unknown_by_budget(table: pd.DataFrame, names: dict[str, str] | None = None, 
         ax.set_title(game_name(game), fontsize=9, color=game_colour(game))
         ax.grid(alpha=0.3, which="major")
         ax.tick_params(labelsize=7)
-        if len(rows) > 1:
+        if len(ax.get_lines()) > 1:  # a game's runs named when it has more than one line
             ax.legend(fontsize=6, loc="lower left", frameon=False, handlelength=2.6)
     for ax in list(axes.flat)[len(games):]:
         ax.axis("off")
