@@ -29,9 +29,10 @@ GAMES = {"selective-castle": "#0072B2", "streets-and-alleys": "#D55E00", "beleag
 OTHER_GAMES = ("#555555", "#888888", "#AAAAAA")
 
 #: the players' colours, in the order the rungs take them (weakest first), then the other players': no blue,
-#: vermilion, bluish green or reddish purple (the study's four games), no grey or black (perfect play, unknowns)
-PLAYERS = ("#E69F00", "#7B3294", "#A6761D", "#E7298A", "#66A61E", "#1F3A93", "#F0C000", "#8C2D04", "#5AAE61",
-           "#C51B7D", "#6A51A3", "#B8860B", "#2C7FB8", "#E08214", "#8073AC")
+#: vermilion, bluish green or reddish purple (the study's four games), no grey or black (perfect play, unknowns);
+#: hues in dark and light pairs (purple and lavender, brown and tan, magenta and pink), neighbours far apart
+PLAYERS = ("#E69F00", "#6A3D9A", "#8C510A", "#E7298A", "#BCBD22", "#800000", "#DFC27D", "#CAB2D6", "#FB9A99",
+           "#543005", "#F0E442", "#C51B7D", "#B8860B", "#9E9AC8", "#FDAE6B")
 #: perfect play (the exact solver), in every figure
 PERFECT = "#111111"
 #: a deal won and a deal lost, where a figure sets the two apart
