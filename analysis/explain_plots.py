@@ -37,10 +37,14 @@ def feature_title(f: str, width: int = 42) -> str:
 def feature_unit(f: str) -> str:
     """What a feature's value counts, for its axis: the meaning's first words (``cards``, ``moves``, ``piles``...)."""
     try:
-        first = F.feature(f).meaning.split()[0]
+        meaning = F.feature(f).meaning
     except KeyError:
         return "value"
-    return {"the": "value", "pairs": "pairs", "legal": "moves", "base": "base ranks"}.get(first, first)
+    if meaning.startswith("the same at"):  # base_depth_second: as base_depth_best, cards lying on a base's four
+        return "cards"
+    words = meaning.replace("base ranks", "base-ranks").split()
+    unit = next((w for w in words if w in ("cards", "moves", "piles", "pairs", "base-ranks")), "value")
+    return unit.replace("-", " ")
 
 
 def plot_quality(table: pd.DataFrame):

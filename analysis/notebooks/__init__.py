@@ -151,7 +151,12 @@ def execute(script: Path, data: Path | None, figures: Path | None, out: Path | N
     try:
         path = str(Path(cwd or CHECKOUT).resolve())
         with tempfile.TemporaryDirectory(prefix="castle-kernel-") as sockets:
-            NotebookClient(nb, km=kernel(Path(sockets)), timeout=timeout, resources={"metadata": {"path": path}}).execute()
+            km = kernel(Path(sockets))
+            try:
+                NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": path}}).execute()
+            finally:  # a kernel handed to the client is ours to stop, before its sockets' folder goes
+                if km.has_kernel:
+                    km.shutdown_kernel(now=True)
     finally:
         _set(old)
     out = out or script.with_suffix(".ipynb")
