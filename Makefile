@@ -10,10 +10,11 @@ STAMP  := $(VENV)/.installed
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed -e 's/^## /  /'
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml analysis/notebooks/jupyter_server_config.json
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	mkdir -p $(VENV)/etc/jupyter && cp analysis/notebooks/jupyter_server_config.json $(VENV)/etc/jupyter/
 	touch $(STAMP)
 
 ## install: create .venv and install the package with its dev extras
@@ -35,6 +36,10 @@ figures: $(STAMP)
 	wait $$notebooks && test $$report -eq 0
 	$(BIN)/python -m analysis.readme data/published reports/published
 
+## notebooks: execute the four notebooks on data/published into reports/notebooks/ (open them: .venv/bin/jupyter lab analysis/notebooks)
+notebooks: $(STAMP)
+	$(BIN)/python -m analysis.notebooks data/published
+
 ## published: run the whole study into data/published (about 85 CPU-hours, nearly two days on two cores, a third of it solving the precision runs' unknowns again; rerun to resume), then rebuild its figures
 published: $(STAMP)
 	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
@@ -53,4 +58,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study figures published model bench clean
+.PHONY: help install test study figures notebooks published model bench clean

@@ -13,6 +13,7 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
+from . import palette
 from .games import colour as game_colour
 from .games import name as game_name
 from .plots import legend_below, player_colours, whiskers
@@ -62,7 +63,7 @@ def difficulty(shares: pd.DataFrame, colours: dict[str, str] | None = None, name
     classes = list(shares.index)
     games = list(shares.columns)
     colours = colours or player_colours([c for c in classes[:-3]])
-    extra = {"solver only": "#111111", "unknown": "#bbbbbb", "unwinnable": "#e8e8e8"}
+    extra = {"solver only": palette.PERFECT, "unknown": "#bbbbbb", "unwinnable": "#e8e8e8"}
     fig, ax = plt.subplots(figsize=(9, 0.7 * len(games) + 2.2))
     left = np.zeros(len(games))
     for c in classes:
@@ -164,7 +165,7 @@ def first_mistakes(m: pd.DataFrame, games: list[str], rungs: list[str], names: d
 def mistake_kinds(shares: pd.DataFrame, names: dict[str, str] | None = None) -> plt.Figure:
     """The kinds of first mistake, as shares of each rung's (stacked bars, a rung a row)."""
     names = names or {}
-    colours = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#BBBBBB"]
+    colours = palette.KINDS
     fig, ax = plt.subplots(figsize=(9, 0.34 * len(shares) + 1.4))
     left = np.zeros(len(shares))
     for k, c in enumerate(shares.columns):

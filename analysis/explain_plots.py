@@ -15,11 +15,36 @@ import pandas as pd
 from sim.explain import features as F
 from sim.explain import model as M
 
+from . import palette
 from .explain import importance
 
 
 #: the three models of the quality figure, smallest first
 STAGES = (("layout alone AUC", "the layout alone"), ("no beam AUC", "+ greedy, strategist, lookahead"), ("AUC", "+ a quick beam (the model)"))
+
+
+def feature_title(f: str, width: int = 42) -> str:
+    """A feature's meaning in words (:mod:`sim.explain.features`), wrapped for a panel's title; its name if unknown."""
+    import textwrap
+
+    try:
+        meaning = F.feature(f).meaning
+    except KeyError:
+        return f
+    return "\n".join(textwrap.wrap(meaning[0].upper() + meaning[1:], width))
+
+
+def feature_unit(f: str) -> str:
+    """What a feature's value counts, for its axis: the meaning's first words (``cards``, ``moves``, ``piles``...)."""
+    try:
+        meaning = F.feature(f).meaning
+    except KeyError:
+        return "value"
+    if meaning.startswith("the same at"):  # base_depth_second: as base_depth_best, cards lying on a base's four
+        return "cards"
+    words = meaning.replace("base ranks", "base-ranks").split()
+    unit = next((w for w in words if w in ("cards", "moves", "piles", "pairs", "base-ranks")), "value")
+    return unit.replace("-", " ")
 
 
 def plot_quality(table: pd.DataFrame):
@@ -34,12 +59,12 @@ def plot_quality(table: pd.DataFrame):
     h = 0.26
     for k, (col, label) in enumerate(STAGES):
         vals = pd.to_numeric(t[col], errors="coerce").to_numpy(float)
-        ax.barh(y + (k - 1) * h, np.nan_to_num(vals - 0.5), h, left=0.5, label=label, color=("#BBBBBB", "#88AACC", "#225588")[k])
+        ax.barh(y + (k - 1) * h, np.nan_to_num(vals - 0.5), h, left=0.5, label=label, color=palette.STAGES[k])
     ax.set_yticks(y, [name(g) for g in t.game])
     ax.invert_yaxis()
     ax.set_xlim(0.5, 1.0)
     ax.set_xlabel("ROC AUC on held-out deals (won against lost)")
-    ax.axvline(0.9, color="#999999", lw=0.8, ls=":")
+    ax.axvline(0.9, color=palette.GUIDE, lw=0.8, ls=":")
     ax.set_title("What the layout alone tells, and what cheap play adds")
     # the legend in its own strip under the axis label (0.3 inch, whatever the number of games)
     fig.legend(*ax.get_legend_handles_labels(), loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=3, fontsize=7.5, frameon=False)
@@ -62,7 +87,7 @@ def plot_reliability(pred: pd.DataFrame, games: list[str], bins: int = 10, least
         d = pred[pred.game == g]
         r = M.reliability(d.p_win, d.won, bins)
         r = r[r.deals >= least]
-        ax.plot([0, 1], [0, 1], color="#999999", lw=0.8, ls="--")
+        ax.plot([0, 1], [0, 1], color=palette.GUIDE, lw=0.8, ls="--")
         ax.plot(r.p_mean, r.won, "-", color=colour(g), lw=1)
         ax.scatter(r.p_mean, r.won, s=4 + 60 * np.sqrt(r.deals / max(len(d), 1)), color=colour(g), zorder=3)
         a = M.auc(d.p_win, d.won)
@@ -91,11 +116,12 @@ def plot_effects(long: pd.DataFrame, top: int = 8, title: str = ""):
     for ax, f in zip(axes.ravel(), names):
         d = long[long.feature == f].dropna()
         jitter = rng.uniform(-0.25, 0.25, len(d)) if d.value.nunique() < 30 else 0
-        ax.scatter(d.value + jitter, d.push, s=3, alpha=0.35, color="#225588", lw=0)
+        ax.scatter(d.value + jitter, d.push, s=3, alpha=0.35, color=palette.LOST, lw=0, label="a deal")
         means = d.groupby("value").push.mean()
-        ax.plot(means.index, means.to_numpy(), color="#D55E00", lw=1.2)
-        ax.axhline(0, color="#999999", lw=0.6)
-        ax.set_title(f, fontsize=8.5)
+        ax.plot(means.index, means.to_numpy(), color=palette.WON, lw=1.2, label="the mean at that value")
+        ax.axhline(0, color=palette.GUIDE, lw=0.6)
+        ax.set_title(feature_title(f), fontsize=7.5)
+        ax.set_xlabel(feature_unit(f), fontsize=7.5)
         ax.tick_params(labelsize=7)
     for ax in axes.ravel()[len(names):]:
         ax.axis("off")
@@ -130,7 +156,8 @@ def plot_marginal(pred: pd.DataFrame, games: list[str], features: tuple[str, ...
             s = d.assign(v=d[f].clip(lo, hi)).groupby("v").won.agg(["mean", "size"])
             s = s[s["size"] >= least]
             ax.plot(s.index, s["mean"], "o-", ms=2.5, lw=1, color=colour(g), label=name(g))
-        ax.set_title(f, fontsize=8.5)
+        ax.set_title(feature_title(f), fontsize=7.5)
+        ax.set_xlabel(feature_unit(f), fontsize=7.5)
         ax.set_ylim(-0.02, 1.02)
         ax.tick_params(labelsize=7)
     for ax in axes.ravel()[len(features):]:
@@ -155,7 +182,7 @@ def plot_importance(longs: dict[str, pd.DataFrame], top: int = 12):
     for ax, g in zip(axes[0], games):
         imp = importance(longs[g]).iloc[:top][::-1]
         kinds = [F.feature(f).kind for f in imp.index]
-        ax.barh(range(len(imp)), imp.to_numpy(), color=[colour(g) if k == "play" else "#AAAAAA" for k in kinds])
+        ax.barh(range(len(imp)), imp.to_numpy(), color=[colour(g) if k == "play" else palette.LOST for k in kinds])
         ax.set_yticks(range(len(imp)), imp.index, fontsize=7)
         ax.set_title(name(g), fontsize=9)
         ax.set_xlabel("mean |push| (log-odds)", fontsize=8)
@@ -176,10 +203,10 @@ def plot_bases(pb: pd.DataFrame, features: tuple[str, ...] = ("under_own_suit", 
             continue
         q = pd.qcut(d[f].rank(method="first"), min(8, max(d[f].nunique(), 1)), labels=False) if len(d) >= 16 else d[f]
         g = d.assign(bin=q).groupby("bin").agg(x=(f, "mean"), won=("won", "mean"), n=("won", "size"))
-        ax.plot(g.x, g.won, "o-", color="#0072B2")
+        ax.plot(g.x, g.won, "o-", color=palette.game("selective-castle"))
         ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel(f"{f} at that base", fontsize=8)
-        ax.set_title(F.feature(f).meaning if len(F.feature(f).meaning) < 60 else f, fontsize=7.5)
+        ax.set_xlabel(f"{feature_unit(f)} at that base", fontsize=8)
+        ax.set_title(feature_title(f), fontsize=7.5)
     axes[0][0].set_ylabel("share of bases the solver wins")
     fig.suptitle("Selective Castle, one fixed base at a time", fontsize=10)
     fig.tight_layout()
@@ -192,12 +219,13 @@ def plot_no_good_base(pred: pd.DataFrame, features: tuple[str, ...] = ("base_bur
 
     fig, axes = plt.subplots(1, len(features), figsize=(3.6 * len(features), 3), squeeze=False)
     for ax, f in zip(axes[0], features):
-        for won, colour, label in ((True, "#0072B2", "won"), (False, "#D55E00", "lost")):
+        for won, colour, label in ((True, palette.WON, "won"), (False, palette.LOST, "lost")):
             v = pred.loc[pred.won == won, f].dropna()
             if len(v):
                 ax.hist(v, bins=np.arange(v.min() - 0.5, v.max() + 1.5) if v.nunique() < 40 else 30, density=True,
                         histtype="step", color=colour, label=f"{label} ({len(v):,})")
-        ax.set_xlabel(f, fontsize=8)
+        ax.set_xlabel(feature_unit(f), fontsize=8)
+        ax.set_title(feature_title(f, 36), fontsize=7.5)
         ax.legend(fontsize=7, frameon=False)
     axes[0][0].set_ylabel("share of deals")
     fig.suptitle("Selective Castle: the deals no base wins, against the others", fontsize=10)

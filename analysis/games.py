@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from sim.core.rules import STUDY_GAMES, UnknownGameError, find_game
 
+from . import palette
+
 SELECTIVE = "selective-castle"
 STREETS = "streets-and-alleys"
 BELEAGUERED = "beleaguered-castle"
@@ -16,13 +18,10 @@ INDEPENDENT = "selective-castle-independent"
 #: the games of the study, in the order every table and figure shows them
 STUDY = tuple(g.slug for g in STUDY_GAMES)
 
-#: one colour per game, the same in every figure, from palettes made for colour-blind readers: Okabe & Ito's for
-#: the study's games, Paul Tol's "muted" for the rest of the family; a dialect takes its rule sheet's colour
-COLOURS = {SELECTIVE: "#0072B2", STREETS: "#D55E00", BELEAGUERED: "#009E73", INDEPENDENT: "#CC79A7",
-           "citadel": "#332288", "chessboard": "#88CCEE", "fortress": "#999933", "castles-end": "#882255",
-           "checkerboard": "#44AA99", "ordered-suits": "#DDCC77", "castles-in-spain": "#AA4499", "bakers-dozen": "#117733"}
+#: one colour per game, the same in every figure (:mod:`analysis.palette` holds every colour)
+COLOURS = palette.GAMES
 #: for a game the list above does not know (a plug-in's record)
-OTHER = ("#555555", "#888888", "#AAAAAA")
+OTHER = palette.OTHER_GAMES
 
 
 def in_study_order(slugs) -> list[str]:
@@ -44,5 +43,4 @@ def name(slug: str) -> str:
 
 def colour(slug: str) -> str:
     """The game's colour in every figure (a dialect ``slug@x`` draws in its sheet's)."""
-    sheet = str(slug).split("@", 1)[0]
-    return COLOURS.get(sheet, OTHER[sum(map(ord, sheet)) % len(OTHER)])
+    return palette.game(slug)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from sim.core.cards import RANKS
 
+from . import palette
 from .games import COLOURS, SELECTIVE
 from .games import colour as game_colour
 from .games import name as game_name
@@ -33,12 +34,10 @@ def wrap(label: str, width: int = 22) -> str:
     return "\n".join(textwrap.wrap(text, width, break_long_words=False)).replace(", ", ",").replace(": ", ":", 1)
 
 
-def player_colours(players: list[str], palette: str | None = None) -> dict[str, str]:
-    """One colour per player, by its place in ``players`` (weakest first); perfect play in black."""
-    cmap = plt.get_cmap(palette or ("tab10" if len(players) <= 10 else "tab20"))
-    out = {p: matplotlib.colors.to_hex(cmap(i % cmap.N)) for i, p in enumerate(players)}
-    out[PERFECT] = "#111111"
-    return out
+def player_colours(players: list[str], others: list[str] | tuple = ()) -> dict[str, str]:
+    """One colour per player (:func:`analysis.palette.players`): ``players`` weakest first, then ``others``;
+    perfect play in black."""
+    return palette.players(players, others, PERFECT)
 
 
 def whiskers(mid, low, high) -> np.ndarray:
@@ -91,7 +90,12 @@ def headline(rates: pd.DataFrame, players: list[str], games: list[str], names: d
     if PERFECT in rows and len(rows) > 1:
         ax.axhline(len(rows) - 1.5, color="#999999", lw=0.8)
     ax.grid(axis="x", alpha=0.3)
-    ax.set_xlabel("deals won, 95% interval (logit scale)")
+    low = any((np.asarray(rates[c], dtype=float) < LOGIT_EDGE).any() for c in ("rate", "ci_low"))
+    high = any((np.asarray(rates[c], dtype=float) > 1 - LOGIT_EDGE).any() for c in ("rate", "ci_high"))
+    ends = [e for e, on in ((f"0% is drawn at its left edge ({100 * LOGIT_EDGE:g}%)", low),
+                            (f"100% at its right edge ({100 - 100 * LOGIT_EDGE:g}%)", high)) if on]
+    ax.set_xlabel("deals won, 95% interval (logit scale" + (", which has no 0% or 100%: " + " and ".join(ends) if ends else "")
+                  + ")", fontsize=8.5 if ends else None)
     ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(games), frameon=False)
     fig.tight_layout()
     return fig
@@ -243,35 +247,48 @@ def cards_home(df: pd.DataFrame, games: list[str], players: list[str], colours: 
     return fig
 
 
-def unknown_by_budget(table: pd.DataFrame, names: dict[str, str] | None = None) -> plt.Figure:
-    """The share of deals each solver run leaves unsettled within a budget (log-log): a game's colour, its second run
-    dashed."""
+def unknown_by_budget(table: pd.DataFrame, names: dict[str, str] | None = None, cols: int = 4) -> plt.Figure:
+    """The share of deals each solver run leaves unsettled within a budget (log-log), a panel per game in its colour
+    (small multiples on shared axes: many runs in one panel would need more colours than read apart); a game's
+    runs told apart by their marker and line (the first solid with dots, the next dashed with squares...)."""
     names = names or {}
-    fig, ax = plt.subplots(figsize=(10, 3.8))
-    cols = [c for c in table.columns if c.endswith(" s")]
-    budgets = np.array([float(c[:-2]) for c in cols])
+    cols_ = [c for c in table.columns if c.endswith(" s")]
+    budgets = np.array([float(c[:-2]) for c in cols_])
+    games = list(dict.fromkeys(table.game))
+    ncols = max(1, min(cols, len(games)))
+    nrows = max(1, -(-len(games) // ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.75 * ncols + 0.6, 2.3 * nrows + 0.8), sharex=True, sharey=True,
+                             squeeze=False)
+    styles = (("o", "-"), ("s", "--"), ("^", ":"), ("D", "-."), ("v", (0, (5, 1, 1, 1))))
     drawn = False
-    runs: dict[str, int] = {}
-    for _, row in table.iterrows():
-        v = row[cols].to_numpy(dtype=float)
-        ok = ~np.isnan(v) & (v > 0)
-        if not ok.any():
-            continue
-        drawn = True
-        k = runs[row.game] = runs.get(row.game, -1) + 1
-        one = (table.game == row.game).sum() == 1  # the game names its line unless two solver runs played it
-        label = game_name(row.game) if one else f"{game_name(row.game)} ({names.get(row.player, row.player)})"
-        ax.plot(budgets[ok], v[ok] * 100, "o-" if k == 0 else "s--", ms=4, lw=1.4, color=game_colour(row.game), label=label)
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    for ax, game in zip(axes.flat, games):
+        rows = table[table.game == game]
+        for k, (_, row) in enumerate(rows.iterrows()):
+            v = row[cols_].to_numpy(dtype=float)
+            ok = ~np.isnan(v) & (v > 0)
+            if not ok.any():
+                continue
+            drawn = True
+            marker, line = styles[k % len(styles)]
+            ax.plot(budgets[ok], v[ok] * 100, marker=marker, ls=line, ms=3.5, lw=1.3, color=game_colour(game),
+                    label=names.get(row.player, row.player))
+        ax.set_title(game_name(game), fontsize=9, color=game_colour(game))
+        ax.grid(alpha=0.3, which="major")
+        ax.tick_params(labelsize=7)
+        if len(ax.get_lines()) > 1:  # a game's runs named when it has more than one line
+            ax.legend(fontsize=6, loc="lower left", frameon=False, handlelength=2.6)
+    for ax in list(axes.flat)[len(games):]:
+        ax.axis("off")
+    ax0 = axes[0][0]
+    ax0.set_xscale("log")
+    ax0.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     if drawn:
-        ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
-        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    ax.set_xlabel("CPU seconds per deal (log scale)")
-    ax.set_ylabel("deals not settled (log scale)")
-    ax.grid(alpha=0.3, which="major")
-    ax.set_title("The solver's unknowns against its budget (a budget with no unknown has no point)", fontsize=10)
+        ax0.set_yscale("log")
+        ax0.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+    fig.supxlabel("CPU seconds per deal (log scale)", fontsize=8.5)
+    fig.supylabel("deals not settled (log scale)", fontsize=8.5)
+    fig.suptitle("The solver's unknowns against its budget, a panel per game (a budget with no unknown has no point)",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 

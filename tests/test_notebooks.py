@@ -170,3 +170,29 @@ def test_a_folder_without_results_is_one_line_and_exit_2(tmp_path, capsys):
         assert notebooks.main([str(folder)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("analysis.notebooks: no results in") for line in err)
+
+
+def _markdown(nb: dict) -> str:
+    return "\n".join("".join(o["data"]["text/markdown"]) for o in _outputs(nb) if "text/markdown" in o.get("data", {}))
+
+
+def test_the_notebooks_show_the_readmes_numbers(tmp_path):
+    """Every figure the README quotes that a notebook shows too comes from the README's own functions, on the
+    notebook's data: the answer, each game's winnability, the deal-by-deal pairs (01), the ladder and the difficulty
+    index (03) each appear in the executed notebook exactly as the README's block would say them."""
+    from analysis import readme, readme_tables, stats
+    from analysis.load import load_study
+
+    data = write_dataset(tmp_path / "data", deals=150, judged=True)
+    df, manifests = load_study(data)
+    solver = df[stats.solver_mask(df.player)]
+    expected = {"01-win-rates": ["\n".join(readme.headline(df)), readme_tables.winnability_table(df, manifests),
+                                 readme_tables.perfect_play_table(solver)],
+                "03-difficulty": [readme_tables.ladder_table(df), readme_tables.difficulty_table(df)]}
+    assert "**The answer:**" in expected["01-win-rates"][0]  # the dataset has what the README's answer needs
+    for stem, blocks in expected.items():
+        script = next(s for s in NOTEBOOKS if s.stem == stem)
+        shown = _markdown(json.loads(execute(script, data, tmp_path / "figures", out=tmp_path / f"{stem}.ipynb").read_text()))
+        for block in blocks:
+            assert block.startswith(("|", "**")), block[:80]  # a table or the answer, not a "not in the data" note
+            assert block in shown, f"{stem} does not show the README's\n{block[:300]}"

@@ -81,3 +81,78 @@ def test_the_first_screen_answers_and_the_page_reads_at_1280_by_800(browser, tmp
         shot(pg, "report")
     finally:
         pg.close()
+
+
+#: per table box: the table's id, the width its columns need, the width the box shows (the page's own scroll box)
+_TABLE_FIT = """[...document.querySelectorAll('.tablebox')].filter(b => b.offsetParent !== null)
+  .map(b => [b.querySelector('table').id, b.scrollWidth, b.clientWidth])"""
+
+
+def test_no_table_hides_a_column_and_the_contents_stay_in_reach(browser, tmp_path):
+    """At 1280x800 every table (the folded ones opened) fits its box, so no column is cut off behind a scroll; the
+    contents stay on screen wherever the reader is; every section but the first folds, and a folded one hides its
+    figures and tables."""
+    index = _report(tmp_path)
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.goto(index.as_uri())
+        pg.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        boxes = pg.evaluate(_TABLE_FIT)
+        assert len(boxes) >= 5, boxes
+        clipped = [b for b in boxes if b[1] > b[2] + 1]
+        assert not clipped, f"tables wider than their box (id, needs, shows): {clipped}"
+
+        height = pg.evaluate("document.documentElement.scrollHeight")
+        assert height > 3 * 800  # the test means something only on a long page
+        for y in (height // 2, height):
+            pg.evaluate(f"window.scrollTo(0, {y})")
+            first, last = pg.evaluate("(() => { const a = [...document.querySelectorAll('nav.toc a')];"
+                                      " return [a[0].getBoundingClientRect().top, a[a.length - 1].getBoundingClientRect().bottom]; })()")
+            assert 0 <= first and last <= 800, (y, first, last)
+        shot(pg, "report-contents-scrolled", full_page=False)
+
+        sections = pg.evaluate("document.querySelectorAll('main > section').length")
+        folds = pg.evaluate("document.querySelectorAll('main > section > details.section').length")
+        assert folds == sections - 1 and folds >= 8, (sections, folds)
+        pg.evaluate("window.scrollTo(0, 0)")
+        pg.click("details.section > summary")
+        hidden = pg.evaluate("(() => { const d = document.querySelector('details.section');"
+                             " return [d.open, [...d.querySelectorAll('img, table')].every(e => !e.checkVisibility())]; })()")
+        assert hidden == [False, True], hidden
+    finally:
+        pg.close()
+
+
+def test_the_studys_widest_tables_fit_beside_the_contents(browser, tmp_path):
+    """The widest tables of the shipped study's report (their headers and cells as `castle report data/published`
+    drew them, kept in tests/golden/report_wide_tables.json: the family's 12 columns, the precision designs' 13),
+    laid out by the page's own template at 1280x800: each fits its box beside the contents column, no column cut off."""
+    import json
+
+    from markupsafe import Markup
+
+    from analysis.report import environment
+    from analysis.report.model import Section
+    from analysis.report.page import Table
+
+    env = environment()
+    show = env.get_template("_macros.html.j2").module.show_table
+    sections = []
+    for t in json.loads((Path(__file__).parent / "golden" / "report_wide_tables.json").read_text()):
+        table = Table(t["name"], t["columns"], t["rows"], kinds=t["kinds"], csv=f"tables/{t['name']}.csv")
+        s = Section(t["name"], "", {})
+        s.anchor, s.html = t["name"], Markup(show(table))
+        sections.append(s)
+    page = tmp_path / "index.html"
+    page.write_text(env.get_template("page.html.j2").render(title="t", subtitle="", sections=[Section("first", "", {}), *sections]))
+    pg = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        pg.goto(page.as_uri())
+        boxes = pg.evaluate(_TABLE_FIT)
+        assert len(boxes) == len(sections)
+        clipped = [b for b in boxes if b[1] > b[2] + 1]
+        assert not clipped, f"tables wider than their box (id, needs, shows): {clipped}"
+        narrow = [c for c in pg.evaluate(_CELLS) if c[1] + 1 < c[2]]
+        assert not narrow, f"cells narrower than their longest word: {narrow[:5]}"
+    finally:
+        pg.close()

@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -47,17 +47,35 @@ print(f"games: {', '.join(name(g) for g in games)}")
 print(f"players of the study's games, weakest first: {', '.join(players)}")
 
 # %% [markdown]
-# ## Winnability, beside Blake & Gent's Solvitaire
-# Every game the solver played, the study's first. Unknown verdicts count both ways: the interval runs from "all
-# lost" to "all won"; the estimate is its midpoint. Solvitaire's figures are given with their own 95% half-width,
-# and the comparison with them as a test below (the conventions: `analysis/conventions.py`).
+# ## The answer and each game's winnability, as the README gives them
+# The README's own functions (`analysis/readme.py`, `analysis/readme_tables.py`) on this dataset, so every number
+# here is the README's: each game over **all** its exact runs, each in its design (the plain runs of the first
+# deals, the precision runs' phases, the unknowns solved again), the unknowns counted both ways.
+
+# %%
+from IPython.display import Markdown
+
+from analysis import readme, readme_tables
+
+display(Markdown("\n".join(readme.headline(df)) or "(the study's games are not solved in this dataset)"))  # noqa: F821
+display(Markdown(readme_tables.winnability_table(df, manifests)))  # noqa: F821 (a notebook builtin)
+for text in (readme_tables.again_text(df, manifests), readme_tables.solvitaire_text(df)):
+    if text:
+        display(Markdown(text))  # noqa: F821 (a notebook builtin)
+
+# %% [markdown]
+# ## The plain runs only, beside Blake & Gent's Solvitaire
+# Only the plain runs (the first deals every game's solver played, at one budget): fewer deals than above, so a
+# wider interval and a slightly different estimate; the deal-by-deal comparisons below use these deals. Unknown
+# verdicts count both ways: the interval runs from "all lost" to "all won"; the estimate is its midpoint.
 
 # %%
 if len(solver):
     w = winnability.winnability(solver).set_index("game").loc[in_study_order(solver.game)].reset_index()
     display(pd.DataFrame({  # noqa: F821 (a notebook builtin)
-        "game": [name(g) for g in w.game], "deals": w.deals, "won": w.won, "lost": w.lost, "unknown": w.unknown,
-        "winnable": [pct(x, 2) for x in w.rate], "95% interval": [interval(a, b, 2) for a, b in zip(w.ci_low, w.ci_high)],
+        "game": [name(g) for g in w.game], "plain runs' deals": w.deals, "won": w.won, "lost": w.lost,
+        "unknown": w.unknown, "winnable (plain runs only)": [pct(x, 2) for x in w.rate],
+        "95% interval": [interval(a, b, 2) for a, b in zip(w.ci_low, w.ci_high)],
         "Solvitaire": [f"{pct(p, 2)} ± {100 * h:.2f}" if p == p else "" for p, h in zip(w.published, w.published_half_width)]}))
 else:
     print("no solver rows in this dataset")
@@ -84,6 +102,7 @@ if len(test):
 # bound with the first game's unknowns lost and the second's won, its high bound the other way.
 
 # %%
+display(Markdown(readme_tables.perfect_play_table(solver)))  # noqa: F821 (the README's table of these pairs)
 for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
     pp = winnability.perfect_play_pair(solver, a, b)
     if pp is None:

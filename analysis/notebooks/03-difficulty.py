@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -33,11 +33,10 @@
 DATA = None  # a dataset or a folder of them; None: $CASTLE_DATA, else data/published (here, else the checkout's)
 
 # %%
-import matplotlib.colors
-import matplotlib.pyplot as plt
 import pandas as pd
+from IPython.display import Markdown
 
-from analysis import difficulty_plots, ladder, stats
+from analysis import difficulty_plots, ladder, plots, readme_tables, stats
 from analysis.games import BELEAGUERED, SELECTIVE, STREETS, in_study_order, name
 from analysis.notebooks import interval, open_study, pct, show, study_players
 
@@ -50,9 +49,8 @@ per_game = heur.groupby("game", observed=True).player.nunique()
 games = [g for g in in_study_order(heur.game) if per_game.get(g, 0) >= 2]
 heur = heur[heur.game.isin(games)]
 solved = ladder.verdicts(df)
-# a rung's colour, the same in both figures: tab10 without its grey (the difficulty's "unknown" and "unwinnable" are grey)
-palette = [c for i, c in enumerate(plt.get_cmap("tab10").colors) if i != 7] + [plt.get_cmap("tab20b").colors[0]]
-colours = {p: matplotlib.colors.to_hex(palette[i % len(palette)]) for i, p in enumerate(players)}
+# a rung's colour, the same in every figure here and in the report (analysis/palette.py)
+colours = plots.player_colours(players)
 print(f"games: {', '.join(name(g) for g in games)}")
 strength = ladder.strength(heur, solved)
 print(f"rungs, weakest first over the games: {', '.join(ladder.order(strength))}; deals the solver settled: {len(solved):,}")
@@ -62,8 +60,11 @@ for g, pairs in ladder.swaps(strength).items():
 # %% [markdown]
 # ## The ladder
 # The share of winnable deals won is over the deals the solver won (a game without solver rows shows the win rate).
+# First the README's table (`analysis/readme_tables.py`: the rungs of the `ladder` experiment, each game's win rate
+# and, in brackets, its share of the winnable deals), then the figure and every rung's numbers in full.
 
 # %%
+display(Markdown(readme_tables.ladder_table(df)))  # noqa: F821 (a notebook builtin)
 table = ladder.ladder_table(heur, solved, ladder.order(strength))
 if len(table):
     show(difficulty_plots.ladder(table, games, colours), FIGURES / "03-ladder.png")
@@ -116,7 +117,7 @@ if len(corr):
     show(difficulty_plots.difficulty_index(corr, cgames), FIGURES / "03-difficulty-index.png")
     if corr.rung.ne("").any():
         show(difficulty_plots.difficulty_by_rung(corr, cgames), FIGURES / "03-difficulty-by-rung.png")
-    display(D.validity(corr).assign(game=lambda t: t.game.map(name)))  # noqa: F821 (a notebook builtin)
+    display(Markdown(readme_tables.difficulty_table(df)))  # noqa: F821 (the README's table)
 else:
     print("no corridor rows in this dataset (experiments/published/difficulty.toml makes them)")
 
@@ -128,7 +129,7 @@ else:
 # %%
 catalogue = D.catalogue(D.corridor_rows(df))
 if len(catalogue):
-    display(catalogue.assign(game=lambda t: t.game.map(name)))  # noqa: F821 (a notebook builtin)
+    display(Markdown(readme_tables.catalogue_table(df)))  # noqa: F821 (the README's table)
 else:
     print("no PySol deals judged in this dataset (experiments/published/difficulty-pysol.toml judges them)")
 

@@ -10,6 +10,7 @@ never relative to an arbitrary current folder (see :func:`find_data` and
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -149,12 +150,26 @@ def execute(script: Path, data: Path | None, figures: Path | None, out: Path | N
     _set(env)
     try:
         path = str(Path(cwd or CHECKOUT).resolve())
-        NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": path}}).execute()
+        with tempfile.TemporaryDirectory(prefix="castle-kernel-") as sockets:
+            km = kernel(Path(sockets))
+            try:
+                NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": path}}).execute()
+            finally:  # a kernel handed to the client is ours to stop, before its sockets' folder goes
+                if km.has_kernel:
+                    km.shutdown_kernel(now=True)
     finally:
         _set(old)
     out = out or script.with_suffix(".ipynb")
     jupytext.write(nb, out, fmt="ipynb")
     return out
+
+
+def kernel(sockets: Path):
+    """A Python kernel that talks over Unix sockets in ``sockets`` (a private folder), not TCP: nothing listens on a
+    port, and ipykernel has no reason to warn that its traffic is unencrypted."""
+    from jupyter_client import KernelManager
+
+    return KernelManager(kernel_name="python3", transport="ipc", connection_file=str(sockets / "kernel.json"))
 
 
 def _set(env: dict[str, str | None]) -> None:

@@ -127,10 +127,9 @@ class Report:
 
     @cached_property
     def colours(self) -> dict[str, str]:
-        """A player's colour in every figure: the rungs from one palette, the variants of one game's experiments
-        (the advice's) from another, so the rungs' colours stay apart."""
-        rest = [p for p in self.players if p not in self.rungs]
-        return {**plots.player_colours(rest, "Dark2" if len(rest) <= 8 else "tab20b"), **plots.player_colours(self.rungs)}
+        """A player's colour in every figure (:mod:`analysis.palette`): the rungs first, as the notebooks take them,
+        then the variants of one game's experiments (the advice's)."""
+        return plots.player_colours(self.rungs, [p for p in self.players if p not in self.rungs])
 
     # ---- shared results ---------------------------------------------------------------------------------------
 

@@ -71,7 +71,12 @@ def dialects(r: Report) -> Section | None:
         "moves of a win (sheet / dialect)": [f"{a:.0f} / {b:.0f}" if not (pd.isna(a) or pd.isna(b)) else "" for a, b in
                                              zip(d.moves_sheet, d.moves_dialect)],
     })
-    rows = r.df[r.df.game.isin(set(d.dialect) | set(d.sheet))]
+    # the rows the table is made of: the dialects' and, of their sheets, only those on the deals a dialect was played
+    # on by the same player (a run of the sheet on other deals, such as a precision run still going, changes nothing here)
+    games = set(d.dialect) | set(d.sheet)
+    played = r.df[r.df.game.isin(set(d.dialect))][["seed", "deal"]].drop_duplicates()
+    rows = r.df[r.df.game.isin(games)].merge(played, on=["seed", "deal"])
+    players = [p for p in d.player if p != winnability.PERFECT]
     return Section("Other programs' dialects", "dialects.html.j2",
                    {"table": r.out.table(shown, "dialects", left=2, raw=d, fold=False)},
-                   incomplete=r.incomplete(rows, picks.pick(set(d.dialect) | set(d.sheet))))
+                   incomplete=r.incomplete(rows, picks.pick(games, players) if players else None))
