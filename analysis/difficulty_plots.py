@@ -182,8 +182,9 @@ def mistake_kinds(shares: pd.DataFrame, names: dict[str, str] | None = None) -> 
 
 
 def ratings(players: pd.DataFrame, deals: pd.DataFrame, games: list[str], colours: dict[str, str] | None = None,
-            names: dict[str, str] | None = None) -> plt.Figure:
-    """Per game, one scale: the deals' ratings as a histogram, the rungs' ratings (95% intervals) as marks above it.
+            names: dict[str, str] | None = None, cuts=(), tiers=()) -> plt.Figure:
+    """Per game, one scale: the deals' ratings as a histogram, the rungs' ratings (95% intervals) as marks above it,
+    the tiers' cuts (``cuts``, dotted) named (``tiers``) along the top.
 
     ``players``: game, player, rating, lo, hi; ``deals``: game, rating.
     """
@@ -202,9 +203,15 @@ def ratings(players: pd.DataFrame, deals: pd.DataFrame, games: list[str], colour
             ax.errorbar(row.rating, y, xerr=[[row.rating - row.lo], [row.hi - row.rating]], fmt="o", ms=4,
                         color=colours.get(row.player, "black"), label=names.get(row.player, row.player))
         ax.set_ylim(0, top * (1.1 + 0.07 * len(p)))
+        for cut in cuts:
+            ax.axvline(cut, color="0.5", lw=0.8, ls=":")
         ax.set_ylabel("deals")
         ax.set_title(game_name(game), loc="left", fontsize=10)
-    axes[-1, 0].set_xlabel("rating (Elo points: beam:budget=1000000 is 1500; 400 points = 10:1 odds)")
+    if len(tiers) == len(cuts) + 1 and len(cuts):
+        edges = [lo, *cuts, hi]
+        for tier, a, b in zip(tiers, edges[:-1], edges[1:]):
+            axes[0, 0].text((a + b) / 2, 1.02, tier, transform=axes[0, 0].get_xaxis_transform(), ha="center", fontsize=8, color="0.35")
+    axes[-1, 0].set_xlabel("rating (Elo points: beam:budget=1000000 is 1500; 400 points = 10:1 odds); dotted: the tiers' cuts")
     legend_below(fig, list(axes[:, 0]))
     return fig
 
@@ -216,7 +223,7 @@ def calibration(cal: pd.DataFrame, games: list[str]) -> plt.Figure:
     ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--", label="predicted = won")
     for game in games:
         c = cal[cal.game == game]
-        ax.plot(c.predicted, c.won, "o-", ms=3 + 0 * c.games, color=game_colour(game), label=game_name(game))
+        ax.plot(c.predicted, c.won, "o-", ms=4, color=game_colour(game), label=game_name(game))
     ax.set_xlabel("predicted chance of a win (held out)")
     ax.set_ylabel("share won")
     ax.set_xlim(0, 1)

@@ -733,6 +733,10 @@ def place_b(place) -> Path:
         (place / name / "_design.json").write_text(text)
     good = (place / "boards" / "good.txt").read_text().splitlines()
     (place / "boards" / "huge-token.txt").write_text("\n".join([good[0], good[1] + " " + "Z" * 60_000] + good[2:]) + "\n")
+    (place / "huge-move.txt").write_text("Z" * 60_000 + " 3-7\n")
+    (place / "huge-key.toml").write_text('name = "x"\ngames = ["bc"]\n' + "k" * 60_000 + " = 1\n")
+    (place / "foreign").mkdir()
+    (place / "foreign" / "notes.txt").write_text("mine")
     return place
 
 
@@ -778,6 +782,13 @@ CASES_B = [
     (["explain", "sa", "1", "--budget-seconds", "-1"], "--budget-seconds bounds the solver's CPU a deal: it goes with --solve"),
     (["explain", "sa", "1", "--solve", "--budget-seconds", "-1"], "--budget-seconds must be more than 0"),
     (["solve", "bc", "--board", "boards/huge-token.txt"], "characters more)"),  # was: the token echoed whole
+    (["play", "bc", "1", "--moves", "huge-move.txt"], "characters more)"),
+    (["run", "huge-key.toml", "--out", "data/new"], "characters more)"),
+    # every reader refuses a FIFO named as a part, not only summary's
+    (["report", "data/fifo", "--out", "reports/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
+    (["deals", "bc", "--data", "data/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
+    # a folder castle did not write is never written into: a run to a half-width refuses it
+    ([*HW, "--halfwidth", "30", "--out", "foreign"], "is not empty and holds no run to a half-width (notes.txt is not one's)"),
 ]
 
 
