@@ -11,13 +11,15 @@ records the game and writes its page in one call (the report's).
 from __future__ import annotations
 
 import html
-import json
+import math
+import numbers
 from pathlib import Path
 
 from ..core import files
 from ..core.board import Position
 from ..core.cards import RANKS, SUITS, suit_of
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import script_json
 from ..core.moves import Move
 from ..core.rules import MAX_PILES, Rules
 from ..render.svg import CARD_H, FAN, Layout, base_label, board_svg, moved_card
@@ -90,8 +92,9 @@ def replay_html(rep: Replay, back: str | None = None) -> str:
     }
     summary = ({"lost": "proved lost", "unknown": "unknown (budget spent)"}[rep.result] if solver_only else
                f"{rep.result.replace('_', ' ')} after {n} move{'s' * (n != 1)}, {rep.cards_home}/52 cards home")
-    if "nodes" in rep.extra:
-        summary += f" ({rep.extra['nodes']:,} positions searched)"
+    nodes = rep.extra.get("nodes")
+    if isinstance(nodes, numbers.Real) and math.isfinite(nodes):  # (a count not known is not shown as nan)
+        summary += f" ({nodes:,} positions searched)"
     note = ""
     if rep.tidied_from is not None:
         note = (f'<p class="note">The solver\'s win, tidied for reading: {n} move{"s" * (n != 1)} '
@@ -107,7 +110,7 @@ def replay_html(rep: Replay, back: str | None = None) -> str:
                           "instead": alternatives_text(rep) if rep.first_mistake is not None else "",
                           "critical": [i + 1 for i in rep.critical]}
     badges = tuple(b for b, on in (("mistake", rep.first_mistake is not None), ("critical", bool(rep.critical))) if on)
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    blob = script_json(data)  # strict (NaN and Infinity as null), and nothing in it can end the <script>
     narrow = round(SIDE_BY_SIDE * lay.width) + LIST_W + 18 + 40
     css = CSS.replace("__W__", str(lay.width)).replace("__LIST__", str(LIST_W)).replace("__NARROW__", str(narrow))
     back_html = (f'<nav class="back"><a href="{html.escape(back, quote=True)}">← back to the report</a></nav>'
