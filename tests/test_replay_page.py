@@ -66,3 +66,41 @@ def test_hostile_player_and_game_names_are_escaped(rep):
     data = _page_data(html)
     assert data["name"] == HOSTILE  # read back whole
     assert "\\u003c/script\\u003e\\u003cscript\\u003ealert(1)" in html
+
+
+def test_the_page_templates_are_package_data_so_an_installed_castle_finds_them():
+    import fnmatch
+    from pathlib import Path
+
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
+
+    from sim.replay.template import TEMPLATES
+
+    root = Path(__file__).resolve().parents[1]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["sim.replay"]
+    found = sorted(p.relative_to(TEMPLATES.parent).as_posix() for p in TEMPLATES.iterdir())
+    assert {"templates/replay.html.j2", "templates/replay.css.j2", "templates/replay.js.j2"} <= set(found)
+    assert [f for f in found if not any(fnmatch.fnmatch(f, g) for g in globs)] == []
+
+
+def test_the_move_list_and_review_note_are_laid_out_by_the_template(rep):
+    """Moves, verdicts, badges and the review's note, with a hostile mark and move text escaped by the template."""
+    from sim.replay import replay_html
+
+    r = dataclasses.replace(rep, marks=["keeps", "<b>odd</b>", None, "lost", "unknown", "keeps"], first_mistake=1,
+                            alternatives=[], critical=[0, 3], review_note="it's a review")
+    html = replay_html(r)
+    assert '<li data-step="2" class="mark-b-odd-b first-mistake"><a href="#move=2">' in html
+    assert '<li class="mark-b-odd-b">&lt;b&gt;odd&lt;/b&gt;</li>' in html  # the legend: an unknown mark as it is
+    assert html.count('<span class="badge critical" title="the only move that kept the deal winnable there">critical</span>') == 2
+    assert '<div class="instead">would have kept the deal: no other move was proved to keep it</div></li>' in html
+    assert (f'<a href="#move=2">Move 2 ({r.moves[1]})</a> is the first mistake: the deal was winnable before it and is '
+            "lost after it. No other move was proved to keep it. Critical moves (the only move that kept the deal "
+            'winnable there): <a href="#move=1">1</a>, <a href="#move=4">4</a>. Moves: 2 keep the deal winnable, '
+            "1 played in a game already lost, 1 not settled.</p>") in html
+    assert "It&#39;s a review" not in html  # (a first mistake is said instead of the review's own sentence)
+    html = replay_html(dataclasses.replace(r, first_mistake=None, critical=[]))
+    assert '<p class="note review"><b>Reviewed by the solver.</b> It&#39;s a review. Moves: 2 keep' in html
