@@ -17,10 +17,10 @@ import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
 from sim.study.dataset import MANIFEST, parse_manifest
+from sim.study.values import BadValue, check_values
 
 from .parts import ResultsError, column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
 from .stats import is_judge
-from .values import BadValue, check_values
 
 
 def load_results(
@@ -114,7 +114,7 @@ def load_results(
 
 def _check_values(path: Path, files: list[str], nested: list[Path], names: dict[str, list[str]]) -> None:
     """Every value of every part, read or left on disk, against its column's meaning and its dataset's manifest
-    (:mod:`analysis.values`): each dataset's parts against its own manifest, the deepest first (``names``: each
+    (:mod:`sim.study.values`): each dataset's parts against its own manifest, the deepest first (``names``: each
     part's columns)."""
     left = list(files)
     for root in sorted(nested, key=lambda p: -len(p.parts)):

@@ -19,6 +19,8 @@ import pandas as pd
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
+from sim.players.builtin import JUDGES  # (the players whose rows are exact search, not play)
+
 ALPHA = 0.05
 KEYS = ["game", "player"]
 
@@ -210,10 +212,6 @@ def solver_mask(players: pd.Series) -> pd.Series:
     return named(players, "solver")
 
 
-#: players whose rows are exact search, not play: the solver, the solver again on others' unknowns, the solver in
-#: phases (a design's strata), the corridor (a won deal's every move judged) and the mistake finder; none is a rung
-#: of the ladder or a player beside the others
-JUDGES = ("solver", "settle", "phased", "corridor", "mistakes")
 
 
 def is_judge(player: str) -> bool:

@@ -65,7 +65,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
 
 
 def _consistent(columns: dict) -> dict:
-    """The drawn columns made to agree as a played row's do (analysis/values.py refuses any other): ``won`` exactly
+    """The drawn columns made to agree as a played row's do (sim/study/values.py refuses any other): ``won`` exactly
     when ``result`` is won, 52 cards home exactly then, at most one position more than the moves."""
     won = np.asarray(columns["result"]) == "won"
     moves = np.asarray(columns["moves"])

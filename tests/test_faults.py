@@ -653,7 +653,7 @@ def test_every_file_castle_writes_in_place_is_listed_with_why_a_failure_destroys
 # bounds on what a run to a half-width plans
 
 #: for every column a row may carry, a value it cannot hold, and the player whose part is given it (a column added to
-#: sim/players/record.py or to a player's own without a check in analysis/values.py fails here)
+#: sim/players/record.py or to a player's own without a check in sim/study/values.py fails here)
 BAD_VALUES = {
     "game": ("greedy", "klondike"), "player": ("greedy", None), "player_params": ("greedy", "{not json"),
     "seed": ("greedy", -5), "deal": ("greedy", -3), "result": ("solver", "banana"), "won": ("greedy", "flip"),
@@ -710,7 +710,7 @@ def _doctored(data: Path, tmp_path: Path, player: str, column: str, value, row: 
 
 
 def test_every_column_has_a_value_check():
-    from analysis.values import ALL_COLUMNS, CHECKS
+    from sim.study.values import ALL_COLUMNS, CHECKS
 
     assert set(ALL_COLUMNS) <= set(BAD_VALUES) and set(ALL_COLUMNS) <= set(CHECKS)
 

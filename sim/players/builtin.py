@@ -256,3 +256,7 @@ MISTAKES = PlayerSpec(
 
 BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, SETTLE,
                                            PHASED, CORRIDOR, MISTAKES)
+#: players whose rows are exact search, not play: the solver, the solver again on others' unknowns, the solver in
+#: phases (a design's strata), the corridor (a won deal's every move judged) and the mistake finder; none is a rung
+#: of the ladder or a player beside the others
+JUDGES = tuple(p.name for p in (SOLVER, SETTLE, PHASED, CORRIDOR, MISTAKES))

@@ -44,8 +44,8 @@ and saying so.
 The package, by topic: :mod:`.record` plays the game (or takes a list of
 moves), keeps every position and has it reviewed; :mod:`.tidy` shortens a
 solver's win for reading; :mod:`.page` puts the page together from
-:mod:`.movelist` (the move list and the review's note) and :mod:`.template`
-(the fixed HTML, CSS and script).
+:mod:`.movelist` (the move list and the review's note) with :mod:`.template`
+(the Jinja2 templates, autoescaped, in ``templates/``: the HTML, CSS and script).
 """
 
 from __future__ import annotations

@@ -1,17 +1,18 @@
-"""The move list beside the board and the review's note on top: one game's moves as HTML.
+"""The move list beside the board and the review's note on top: one game's moves as what the page shows.
 
-Why apart: each move is written once, as an item of the list, with its card,
+Why apart: each move is said once, as an item of the list, with its card,
 its verdict's colour (``mark-<verdict>`` classes, :data:`MARKS`) and the
 review's badges (:data:`BADGES`: the first mistake and what would have kept
-the deal, the critical moves); the note on top sums the review up. It is text
-of one :class:`~sim.replay.record.Replay`, independent of the board and the
-script (:mod:`sim.replay.page` puts the page together).
+the deal, the critical moves); the note on top sums the review up. It is the
+text of one :class:`~sim.replay.record.Replay`, as plain values: the page's
+template (``templates/replay.html.j2``, autoescaped) lays them out, and
+:mod:`sim.replay.page` puts the page together.
 """
 
 from __future__ import annotations
 
-import html
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.cards import rank_of, suit_of
@@ -21,7 +22,7 @@ from ..render.svg import moved_card, rank_label
 if TYPE_CHECKING:
     from .record import Replay
 
-__all__ = ["BADGES", "MARKS", "alternatives_text", "card_text", "legend", "move_item", "move_name", "review_html"]
+__all__ = ["BADGES", "MARKS", "Card", "Item", "Review", "alternatives_text", "card_text", "legend", "items", "move_name", "review"]
 
 
 def card_text(card: int | None) -> str:
@@ -34,16 +35,16 @@ def move_name(pos, move: Move) -> str:
     return f"{move} ({card_text(moved_card(pos, move, played=False))})"
 
 
-def _card_html(card: int) -> str:
-    r = rank_label(rank_of(card))
-    colour = "red" if suit_of(card) in (1, 2) else "black"
-    return f'<span class="c {colour}">{r}{"♣♦♥♠"[suit_of(card)]}</span>'
+@dataclass(frozen=True)
+class Card:
+    """A card as the list writes it: its rank and suit sign, in red or black."""
 
+    text: str
+    colour: str
 
-def _move_html(move: Move, card: int | None) -> str:
-    what = _card_html(card) if card is not None else ""
-    where = "to its foundation" if move.to_foundation else f"to pile {move.target + 1}"
-    return f'{what} <span class="mv">{html.escape(str(move))}</span> <span class="to">{where}</span>'
+    @classmethod
+    def of(cls, card: int) -> Card:
+        return cls(card_text(card), "red" if suit_of(card) in (1, 2) else "black")
 
 
 #: what each verdict mark means, in the legend's order (other values are shown as they are)
@@ -64,19 +65,24 @@ def _mark_class(mark: str) -> str:
     return "mark-" + re.sub(r"[^a-z0-9-]+", "-", str(mark).lower()).strip("-")
 
 
-def legend(marks: list[str | None], badges: tuple[str, ...] = ()) -> str:
+def legend(marks: list[str | None], badges: tuple[str, ...] = ()) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
+    """What the colours of the moves mean: (class, meaning) per verdict present, (kind, badge, meaning) per badge."""
     present = list(dict.fromkeys(m for m in marks if m))
     order = [m for m in MARKS if m in present] + [m for m in present if m not in MARKS]
-    if not order and not badges:
-        return ""
-    items = "".join(f'<li class="{_mark_class(m)}">{html.escape(MARKS.get(m, m))}</li>' for m in order)
-    items += "".join(f'<li class="badge-key"><span class="badge {b}">{BADGES[b][0]}</span> {BADGES[b][1]}</li>' for b in badges)
-    return f'<ul class="legend" aria-label="what the colours of the moves mean">{items}</ul>'
+    return [(_mark_class(m), MARKS.get(m, m)) for m in order], [(b, *BADGES[b]) for b in badges]
 
 
-def _badge(kind: str) -> str:
-    text, title = BADGES[kind]
-    return f' <span class="badge {kind}" title="{html.escape(title, quote=True)}">{text}</span>'
+@dataclass(frozen=True)
+class Item:
+    """One move of the list: its number (from 1), classes, card, move, where it went, badges, what would have kept it."""
+
+    step: int
+    classes: str
+    card: Card | None
+    move: str
+    where: str
+    badges: tuple[tuple[str, str, str], ...]  #: (kind, text, title) each
+    instead: str | None  #: at the first mistake: the moves that would have kept the deal
 
 
 def alternatives_text(rep: Replay) -> str:
@@ -85,44 +91,49 @@ def alternatives_text(rep: Replay) -> str:
     return ", ".join(move_name(pos, m) for m in rep.alternatives)
 
 
-def move_item(rep: Replay, i: int, move: Move, card: int | None) -> str:
+def _item(rep: Replay, i: int, move: Move, card: int | None) -> Item:
     """One move of the list (``i`` from 1): its verdict's colour, and the review's badges and alternatives."""
     classes = [_mark_class(rep.marks[i - 1])] if rep.marks and rep.marks[i - 1] else []
-    badges, after = "", ""
+    badges, instead = [], None
     if rep.first_mistake == i - 1:
         classes.append("first-mistake")
-        badges += _badge("mistake")
-        kept = alternatives_text(rep) or "no other move was proved to keep it"
-        after = f'<div class="instead">would have kept the deal: {html.escape(kept)}</div>'
+        badges.append(("mistake", *BADGES["mistake"]))
+        instead = alternatives_text(rep) or "no other move was proved to keep it"
     if i - 1 in rep.critical:
         classes.append("critical")
-        badges += _badge("critical")
-    attr = f' class="{" ".join(classes)}"' if classes else ""
-    return (f'<li data-step="{i}"{attr}><a href="#move={i}"><span class="n">{i}.</span> {_move_html(move, card)}{badges}</a>'
-            f'{after}</li>')
+        badges.append(("critical", *BADGES["critical"]))
+    where = "to its foundation" if move.to_foundation else f"to pile {move.target + 1}"
+    return Item(i, " ".join(classes), None if card is None else Card.of(card), str(move), where, tuple(badges), instead)
 
 
-def review_html(rep: Replay) -> str:
-    """The note on top of a reviewed game: what the solver found, with a link to the first mistake."""
+def items(rep: Replay) -> list[Item]:
+    """Every move of the game, as the list shows it."""
+    return [_item(rep, i, m, c) for i, (m, c) in enumerate(zip(rep.moves, rep.cards), start=1)]
+
+
+@dataclass(frozen=True)
+class Review:
+    """The note on top of a reviewed game: the first mistake (its move number and text, what would have kept the
+    deal) or the review's own sentence, the critical moves (numbers from 1), how many moves got each verdict."""
+
+    first: int | None
+    move: str
+    kept: str
+    said: str
+    critical: tuple[int, ...]
+    told: str
+    why: str = ""  #: why the first mistake lost, in words (the kind of mistake), or empty
+
+
+def review(rep: Replay) -> Review | None:
+    """What the solver found, for the note on top (None: the game was not reviewed)."""
     if rep.review_note is None:
-        return ""
-    if rep.first_mistake is not None:
-        k = rep.first_mistake + 1
-        kept = alternatives_text(rep)
-        named = move_name(rep.positions[k - 1], rep.moves[k - 1])
-        why = f" Why: {html.escape(rep.why)}." if rep.why else ""
-        text = (f'<a href="#move={k}">Move {k}, {html.escape(named)}</a>, is the first mistake: the deal was '
-                f'winnable before it and is lost after it.{why} '
-                + (f"Would have kept the deal: {html.escape(kept)}." if kept else "No other move was proved to keep it."))
-    else:
-        note = rep.review_note
-        text = html.escape(note[0].upper() + note[1:]) + "."
-    if rep.critical:
-        links = ", ".join(f'<a href="#move={i + 1}">{i + 1}</a>' for i in rep.critical)
-        text += (f" Critical move{'s' * (len(rep.critical) != 1)} (the only move that kept the deal winnable there): "
-                 f"{links}.")
+        return None
+    first = None if rep.first_mistake is None else rep.first_mistake + 1
+    note = rep.review_note
     counts = {m: rep.marks.count(m) for m in MARKS} if rep.marks else {}
     told = ", ".join(f"{counts[m]} {MARKS[m].replace('keeps', 'keep' if counts[m] != 1 else 'keeps')}" for m in MARKS if counts.get(m))
-    if told:
-        text += f" Moves: {html.escape(told)}."
-    return f'<p class="note review"><b>Reviewed by the solver.</b> {text}</p>'
+    named = "" if first is None else move_name(rep.positions[first - 1], rep.moves[first - 1])
+    return Review(first, named, "" if first is None else alternatives_text(rep),
+                  note[0].upper() + note[1:] if note else note, tuple(i + 1 for i in rep.critical), told,
+                  (rep.why or "") if first is not None else "")

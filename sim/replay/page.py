@@ -3,27 +3,32 @@
 Why apart: this is where a :class:`~sim.replay.record.Replay` becomes the
 page, and nothing here plays: the board is :func:`~sim.render.svg.board_svg`
 of the deal, every position a compact JSON step the page's script
-(:mod:`sim.replay.template`) moves the card glyphs to, and the move list and
-the review's note come from :mod:`sim.replay.movelist`. :func:`write_replay`
+moves the card glyphs to, the move list and the review's note come from
+:mod:`sim.replay.movelist`, and the template (:mod:`sim.replay.template`,
+Jinja2, autoescaped) lays them out. :func:`write_replay`
 records the game and writes its page in one call (the report's).
 """
 
 from __future__ import annotations
 
-import html
-import json
+import math
+import numbers
 from pathlib import Path
+
+from markupsafe import Markup
 
 from ..core import files
 from ..core.board import Position
 from ..core.cards import RANKS, SUITS, suit_of
 from ..core.deals import DEFAULT_SEED
+from ..core.jsontext import script_json
 from ..core.moves import Move
 from ..core.rules import MAX_PILES, Rules
 from ..render.svg import CARD_H, FAN, Layout, base_label, board_svg, moved_card
-from .movelist import alternatives_text, card_text, legend, move_item, review_html
+from .movelist import alternatives_text, card_text, items, legend
+from .movelist import review as review_of
 from .record import Replay, record_replay
-from .template import CSS, PAGE, SCRIPT
+from .template import render
 
 __all__ = ["ENDINGS", "replay_html", "write_replay"]
 
@@ -90,44 +95,24 @@ def replay_html(rep: Replay, back: str | None = None) -> str:
     }
     summary = ({"lost": "proved lost", "unknown": "unknown (budget spent)"}[rep.result] if solver_only else
                f"{rep.result.replace('_', ' ')} after {n} move{'s' * (n != 1)}, {rep.cards_home}/52 cards home")
-    if "nodes" in rep.extra:
-        summary += f" ({rep.extra['nodes']:,} positions searched)"
-    note = ""
-    if rep.tidied_from is not None:
-        note = (f'<p class="note">The solver\'s win, tidied for reading: {n} move{"s" * (n != 1)} '
-                f'(its line had {rep.tidied_from}; moves that only shuffled a card away and back are taken out).</p>')
+    nodes = rep.extra.get("nodes")
+    if isinstance(nodes, numbers.Real) and math.isfinite(nodes):  # (a count not known is not shown as nan)
+        summary += f" ({nodes:,} positions searched)"
     marks = rep.marks
     if marks is not None and len(marks) != n:
         raise ValueError(f"{len(marks)} marks for {n} moves")
-    moves_html = "\n".join(
-        move_item(rep, i, m, c) for i, (m, c) in enumerate(zip(rep.moves, rep.cards), start=1)
-    ) or '<li class="none">no moves</li>'
     if rep.review_note is not None:
         data["review"] = {"first": None if rep.first_mistake is None else rep.first_mistake + 1,
                           "instead": alternatives_text(rep) if rep.first_mistake is not None else "",
                           "critical": [i + 1 for i in rep.critical]}
     badges = tuple(b for b, on in (("mistake", rep.first_mistake is not None), ("critical", bool(rep.critical))) if on)
-    blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    narrow = round(SIDE_BY_SIDE * lay.width) + LIST_W + 18 + 40
-    css = CSS.replace("__W__", str(lay.width)).replace("__LIST__", str(LIST_W)).replace("__NARROW__", str(narrow))
-    back_html = (f'<nav class="back"><a href="{html.escape(back, quote=True)}">← back to the report</a></nav>'
-                 if back else "")
-    return PAGE.format(
-        title=html.escape(rep.title),
-        summary=html.escape(summary),
-        result=html.escape(rep.result),
-        svg=svg,
-        n=n,
-        moves=moves_html,
-        data=blob,
-        css=css,
-        script=SCRIPT,
-        rules=html.escape(rules.description),
-        ending=html.escape(ending),
-        back=back_html,
-        note=note + review_html(rep),
-        legend=legend(marks or [], badges) if marks or badges else "",
-        play_disabled=" disabled" if n == 0 else "",
+    legend_marks, legend_badges = legend(marks or [], badges)
+    return render(
+        title=rep.title, summary=summary, result=rep.result, rules=rules.description, ending=ending, back=back,
+        n=n, tidied_from=rep.tidied_from, review=review_of(rep), moves=items(rep), marks=legend_marks, badges=legend_badges,
+        board=Markup(svg),  # (drawn by sim.render.svg, its text escaped there)
+        data=Markup(script_json(data)),  # strict (NaN and Infinity as null), and nothing in it can end the <script>
+        width=lay.width, list_width=LIST_W, narrow=round(SIDE_BY_SIDE * lay.width) + LIST_W + 18 + 40,
     )
 
 

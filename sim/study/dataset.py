@@ -28,8 +28,7 @@ from ..core import files
 from ..core.deals import MAX_DEAL
 from ..core.jsontext import dumps
 from ..players.record import COLUMNS
-from .errors import ArgumentError
-from .experiment import ExperimentError
+from .errors import ArgumentError, ExperimentError
 
 MANIFEST = "_manifest.json"
 LOCK = "_lock"

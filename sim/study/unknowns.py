@@ -17,6 +17,9 @@ one's folder goes on from where it stopped. Every such
 deal is taken, whatever it is, so the verdicts that replace unknowns are a
 fixed function of the deal, and the design stays what it was (a fourth phase
 at rate 1).
+
+The exact runs' rows are checked first, as the report checks them (:mod:`.values`: a result no game ends with,
+a null, a deal outside the manifest's range): one bad value would change which deals are played without a word.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..core.rules import Rules
+from .dataset import MANIFEST, parse_manifest
 from .errors import ArgumentError, ExperimentError
+from .values import BadValue, check_values
 
 #: the runs whose verdicts and unknowns are read (a settle's too: what it settled is not taken again)
 EXACT_RUNS = ("solver", "phased", "settle")
@@ -49,11 +54,14 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
         parts = sorted(p for pattern in (_PARTS, "*/" + _PARTS) for p in path.glob(pattern) if not p.name.startswith("."))
         if not parts:
             raise ArgumentError("{unknowns_of}: {folder} holds no results", folder=repr(folder))
-        exact = False
         for part in parts:
             if not part.is_file():  # (a FIFO would block the read for ever)
                 raise ArgumentError("{unknowns_of}: {part} is named as a Parquet part but is not a file; move it out",
                                     part=str(part))
+        exact_parts = [p for p in parts if _exact_player(p)]
+        _check(path, exact_parts)
+        exact = False
+        for part in exact_parts:
             rows = _exact_rows(part)
             if rows is None:
                 continue
@@ -73,10 +81,41 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
     return {name: tuple(sorted(deals - settled[name])) for name, deals in found.items()}
 
 
+def _exact_player(part: Path) -> bool:
+    """Is ``part`` in an exact run's folder (``player=solver...``)?"""
+    player = part.parent.name.removeprefix("player=")
+    return player.split("%3A", 1)[0].split(":", 1)[0] in EXACT_RUNS
+
+
+def _check(folder: Path, parts: list[Path]) -> None:
+    """Refuse the first value of ``parts`` its column cannot hold, or its dataset's manifest did not play
+    (:func:`~.values.check_values`), each dataset's parts against its own manifest."""
+    import duckdb
+
+    by_dataset: dict[Path, list[str]] = {}
+    for part in parts:  # (a part lies at DATASET/game=.../player=.../part-...)
+        by_dataset.setdefault(part.parents[2], []).append(str(part))
+    for root, mine in by_dataset.items():
+        exp = None
+        if (root / MANIFEST).exists():
+            manifest, problem = parse_manifest(root / MANIFEST)
+            if problem:
+                raise ArgumentError("{unknowns_of}: {file} is not a readable manifest ({problem})",
+                                    file=str(root / MANIFEST), problem=problem)
+            exp = manifest.get("experiment")
+        try:
+            check_values(folder, mine, exp)
+        except BadValue as e:
+            raise ArgumentError("{unknowns_of}: {problem}", problem=str(e)) from None
+        except (OSError, duckdb.Error, pa.ArrowException) as e:
+            first = (str(e).splitlines() or [e.__class__.__name__])[0]
+            raise ArgumentError("{unknowns_of}: {folder}: its exact runs' parts are not castle's rows ({problem})",
+                                folder=str(folder), problem=first[:120]) from None
+
+
 def _exact_rows(part: Path) -> pd.DataFrame | None:
     """The rows of one part, if an exact run's (a deal another run settled is not unknown); None if another player's."""
-    player = part.parent.name.removeprefix("player=")
-    if player.split("%3A", 1)[0].split(":", 1)[0] not in EXACT_RUNS:
+    if not _exact_player(part):
         return None
     try:
         names = set(pq.read_schema(part).names)

@@ -12,6 +12,9 @@ manifest says (the deals played, the versions) and asks DuckDB for the first row
 the parts where they lie (a few seconds for the 1.4 million rows of data/published on two cores). The seed,
 games and players a manifest names are checked before, by :mod:`analysis.load`, whose message names a part of
 another dataset as such.
+
+Why in ``sim.study``: the runner reads rows too (:mod:`.unknowns`: the deals another folder's exact runs left
+unknown are what an ``unknowns_of`` run plays), and the same checks stand between those rows and the deals played.
 """
 
 from __future__ import annotations
@@ -21,14 +24,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.core.deals import MAX_DEAL, PYSOL_SEED
-from sim.core.outcome import RESULTS, Result
-from sim.core.rules import GAMES, SHEET, dialects_of
-from sim.players.builtin import BUILTIN_PLAYERS, CORRIDOR, MISTAKES, PHASED
-from sim.players.record import COLUMNS
-
-from .picks import in_list, quote
-from .stats import JUDGES
+from ..core.deals import MAX_DEAL, PYSOL_SEED
+from ..core.outcome import RESULTS, Result
+from ..core.rules import GAMES, SHEET, dialects_of
+from ..players.builtin import BUILTIN_PLAYERS, CORRIDOR, JUDGES, MISTAKES, PHASED
+from ..players.record import COLUMNS
 
 #: the most moves a row may say were played (the players' move cap at its highest; the solver's wins are far shorter)
 MOST_MOVES = 1_000_000
@@ -41,6 +41,16 @@ _EXACT = (Result.WON.value, Result.LOST.value, Result.UNKNOWN.value)
 _PLAYED = (Result.WON.value, Result.STUCK.value, Result.GAVE_UP.value)
 #: the toolkit's players that play a game move by move (a plug-in's own kind is not known: any result name is allowed it)
 _HEURISTIC = tuple(p.name for p in BUILTIN_PLAYERS if p.name not in JUDGES)
+
+
+def quote(text: str) -> str:
+    """``text`` as an SQL string literal."""
+    return "'" + str(text).replace("'", "''") + "'"
+
+
+def in_list(values) -> str:
+    """``values`` as the right side of SQL's ``IN`` (``(NULL)``, which holds nothing, when there are none)."""
+    return "(" + ", ".join(quote(v) for v in values) + ")" if len(values) else "(NULL)"
 
 
 @dataclass(frozen=True)
