@@ -12,7 +12,7 @@ import pytest
 
 from analysis.load import load_results
 from sim.precision import DESIGN
-from sim.precision.forecast import Forecast, Step, _pilot_cpu, before_pilot, lines
+from sim.precision.forecast import Forecast, Step, _gb, _pilot_cpu, before_pilot
 from sim.precision.meter import Meter
 from sim.precision.prior import PRIORS, derive, prior_for
 from sim.study.experiment import build
@@ -38,7 +38,7 @@ def test_plan_says_the_phases_deals_cpu_time_and_memory_and_writes_nothing(tmp_p
     assert list(rows) == ["pilot", "its unknowns solved again", "main run, streets-and-alleys", "its unknowns solved again"][:len(rows)]
     pilot_cpu = 1000 * _pilot_cpu(PRIORS["streets-and-alleys"].phases, True) / 3600
     assert f"1,000 deals  {pilot_cpu:.2g} CPU-hours, {60 * pilot_cpu / 2:.0f} min" in text  # CPU over the two workers
-    assert "still to run" in text and "memory: about" in text and "an estimate" in text
+    assert "still to run" in text and "memory: up to about 4.1 GB a worker, 8.3 GB in all" in text and "an estimate" in text
 
 
 def test_plan_without_prior_figures_says_so_and_a_plan_without_halfwidth_is_refused(tmp_path):
@@ -73,6 +73,26 @@ def test_the_priors_are_what_the_published_runs_measured():
         kept = PRIORS[game].phases
         for name, value in m.__dict__.items():  # the runs may have grown since: within a fifth
             assert getattr(kept, name) == pytest.approx(value, rel=0.2, abs=0.01), (game, name)
+
+
+def test_the_pilot_and_the_main_run_are_kept_in_parts_an_interrupt_loses_minutes_of(tmp_path):
+    import sim.precision.run as P
+    from sim.study.runner import RunSummary
+
+    assert P.pilot_part(5000, 1000, 2) == 50  # a pilot of 1,000 on two workers: 20 parts, not 4 of 250
+    assert P.pilot_part(5000, 100, 8) == 7 and P.pilot_part(20, 1000, 1) == 20
+    exp = build(name="x", games=["beleaguered-castle"], players=["phased"], deal_range="100:100100")
+    sizes = []
+
+    def run(e, out, **kw):
+        sizes.append(e.chunk_size)
+        return RunSummary(out, e.end - e.first, 0, 0, [], 0.1, True)
+
+    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, cpu_per_deal=10.0)
+    assert set(sizes) == {12}  # 120 CPU-s a part at 10 s a deal (the blocks alone would make parts of 2,500)
+    sizes.clear()
+    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1)
+    assert set(sizes) == {2500}
 
 
 def _forecast(cpu=100.0, deals=10):
@@ -145,7 +165,7 @@ def test_an_interrupted_pilot_keeps_whole_small_parts_and_the_rerun_uses_them_an
     d = json.loads((out / DESIGN).read_text())["designs"][0]
     assert "main run, beleaguered-castle" in err[heads[1] + 3] and f"{d['deals']:,} deals" in err[heads[1] + 3], err
     assert d["worker_mb"] > 0  # measured, and said as the plan's memory
-    assert any("memory: about" in ln and "measured" in ln for ln in err[heads[1]:])
+    assert any(f"memory: the pilot's workers held at most {_gb(d['worker_mb'])} each (measured)" in ln for ln in err[heads[1]:])
     # the progress: a line at each phase's end in a log, the deals done of those planned
     assert "castle run: pilot: 100 of 100 deals (100%)" in r.stderr
     assert f"castle run: main run, beleaguered-castle: {d['deals']:,} of {d['deals']:,} deals (100%)" in r.stderr

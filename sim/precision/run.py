@@ -46,6 +46,7 @@ def run_to_halfwidth(exp: Experiment, out: Path, halfwidth: float, cpu_hours: fl
     workers = parallelism(int(run_args.get("jobs", 1)), run_args.get("backend", "loky"), run_args.get("scheduler"))
     if designs is None:
         forecast, when = before_pilot(exp, halfwidth, pilot, again, workers), "before the pilot"
+        forecast.steps[0].done = _rows_in(out / "pilot")  # (a pilot interrupted: what it kept)
     else:
         forecast, when = _resumed(out, exp, designs, pilot, workers), "as designed, resumed"
     if plan_only:
@@ -82,7 +83,7 @@ def _pilot(run, exp: Experiment, out: Path, halfwidth: float, cpu_hours, pilot: 
     """The pilot (in parts of at most :data:`PILOT_PART` deals, so an interrupt loses minutes of it), its unknowns
     solved again, the design made from them and the plan said again; (summaries, designs)."""
     pilot_exp = replace(exp, name=f"{exp.name}-pilot", players=tuple(pilot_choice(c) for c in exp.players),
-                        end=exp.first + pilot, chunk_size=min(exp.chunk_size, PILOT_PART, math.ceil(pilot / (2 * workers))))
+                        end=exp.first + pilot, chunk_size=pilot_part(exp.chunk_size, pilot, workers))
     meter.begin(0, pilot * len(exp.games), _rows_in(out / "pilot"))
     summaries = [run(pilot_exp, out / "pilot", reason=f"the pilot's {pilot:,} deals from deal {exp.first}", meter=meter,
                      **run_args)]
@@ -124,6 +125,11 @@ def _pilot(run, exp: Experiment, out: Path, halfwidth: float, cpu_hours, pilot: 
 PILOT_PART = 50
 #: the CPU seconds a main run's part aims at (its deals at the design's CPU a deal): what an interrupt may lose
 PART_SECONDS = 120.0
+
+
+def pilot_part(chunk_size: int, pilot: int, workers: int) -> int:
+    """Deals a pilot's part: at most :data:`PILOT_PART`, and at least two parts a worker."""
+    return max(1, min(chunk_size, PILOT_PART, math.ceil(pilot / (2 * workers))))
 
 
 def _resumed(out: Path, exp: Experiment, designs: list[Design], pilot: int, workers: int):
