@@ -39,6 +39,8 @@ def run_cmd(
     settle: Optional[str] = typer.Option(None, "--settle", help="with --halfwidth: the player that solves the deals left unknown "
                                          "at the full budget again, the pilot's to plan and the run's after it, or none "
                                          "[default: settle]", show_default=False),
+    plan: bool = typer.Option(False, "--plan", help="with --halfwidth: print the plan (phases, deals, CPU-hours, wall time on "
+                              "--jobs, memory) and stop; nothing is played or written"),
     unknowns_of: Optional[List[Path]] = typer.Option(None, "--unknowns-of", help="play only the deals this results folder's exact "
                                                       "runs left unknown at their full budget (repeatable; player settle, the "
                                                       "default then, solves them again deeper)", show_default=False),
@@ -46,7 +48,8 @@ def run_cmd(
     """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume.
 
     With --halfwidth H (or halfwidth = H in the experiment file) the deals played are chosen for the precision:
-    the deal range's start is where the pilot begins, and the run plays as many deals after it as the design needs."""
+    the deal range's start is where the pilot begins, and the run plays as many deals after it as the design needs.
+    It says its plan before the pilot and again after it; --plan says it and stops."""
     from ..study.experiment import ExperimentError, build, read_toml
     from ..study.paths import DATA_DIR
     from ..study.runner import run
@@ -55,6 +58,8 @@ def run_cmd(
         raise UserError("--out names one results folder: give one experiment file with it")
     if (cpu_hours is not None or pilot is not None or settle is not None) and halfwidth is None and not experiments:
         raise UserError("--cpu-hours, --pilot and --settle go with --halfwidth")
+    if plan and halfwidth is None and not experiments:
+        raise UserError("--plan goes with --halfwidth: it says what a run to a half-width will do and cost")
     if halfwidth is not None and not experiments and not player:
         player = ["phased"]  # the one player a design can be made of: no need to name it
     if unknowns_of and halfwidth is not None:
@@ -68,6 +73,8 @@ def run_cmd(
         precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
         built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
                        from_file=bool(experiments)) for t in tables]
+        if plan and any((halfwidth if halfwidth is not None else t.get("halfwidth")) is None for t in precision):
+            raise UserError("--plan goes with --halfwidth (halfwidth): it says what a run to a half-width will do and cost")
         targets = [out or (Path(exp.out) if exp.out else DATA_DIR / exp.name) for exp in built]
         _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [], settle)
         for exp, asked, target in zip(built, precision, targets):
@@ -82,8 +89,8 @@ def run_cmd(
             from ..precision import run_to_halfwidth
 
             for summary in run_to_halfwidth(exp, target, *_precision(h, asked, cpu_hours, pilot, settle),
-                                            say=lambda line: typer.echo(line, err=True), jobs=jobs, backend=backend,
-                                            scheduler=scheduler, progress=progress):
+                                            say=lambda line: typer.echo(line, err=not plan), plan_only=plan, jobs=jobs,
+                                            backend=backend, scheduler=scheduler, progress=progress):
                 if summary is not None:
                     _say(summary)
     except (ExperimentError, TypeError, ValueError) as e:

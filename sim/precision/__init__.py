@@ -37,6 +37,9 @@ joined as strata of deals (:mod:`analysis.designs`).
   ``_design.json``)
 - :mod:`.folder`: the request checked whole before the pilot, and the folder a rerun resumes only as its design planned
 - :mod:`.run`: the run itself: the pilot, the main run in blocks under the CPU cap, the unknowns solved again
+- :mod:`.forecast`: the plan said before anything is spent (phases, deals, CPU-hours, wall time, memory), from
+  :mod:`.prior` (the study's own figures) before the pilot and from the design after it; ``--plan`` says it and stops
+- :mod:`.meter`: one progress line over the whole run, its time left reckoned from the plan
 """
 
 from .design import DESIGN, MAX_HALFWIDTH, MIN_HALFWIDTH, PILOT_DEALS, Design, Phases, allocate, check_halfwidth, measure, plan, variance_cost

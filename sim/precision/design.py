@@ -59,6 +59,8 @@ class Design:
     settle: str = ""  #: the player that solves the unknowns again after the run ("": none)
     solved_again: float = 0.0  #: the share of the unknowns that is planned to settle
     unknown: float = 0.0  #: the pilot's unknown share at the full budget
+    settle_cpu: float = 0.0  #: CPU seconds of solving one unknown again, as the pilot measured (0: not recorded)
+    worker_mb: float = 0.0  #: the largest memory a pilot's worker reached, MB (0: not measured)
 
 
 def check_halfwidth(halfwidth: float) -> None:
@@ -170,7 +172,8 @@ def plan(m: Phases, game: str, halfwidth: float, first: int, middle: bool, settl
             rate2 = min(1.0, rate2 * 1.25)
         else:
             rate = min(1.0, rate * 1.25)
-    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again, m.unknown)
+    return Design(game, halfwidth, rate, rate2, deals, first, nv, cost, deals * cost / 3600, settle, again, m.unknown,
+                  m.c4 if settle else 0.0)
 
 
 def most_deals(halfwidth: float) -> int:
@@ -221,6 +224,7 @@ _FIELDS = {
     "rate": lambda v: _number(v, 1e-9, 1.0), "rate2": lambda v: _number(v, 1e-9, 1.0), "deals": lambda v: _whole(v, 1),
     "first": _whole, "per_deal_variance": _number, "cpu_per_deal": _number, "predicted_cpu_hours": _number,
     "settle": lambda v: isinstance(v, str), "solved_again": lambda v: _number(v, 0.0, 1.0), "unknown": lambda v: _number(v, 0.0, 1.0),
+    "settle_cpu": _number, "worker_mb": _number,
 }
 _REQUIRED = ("game", "halfwidth", "rate", "rate2", "deals", "first", "per_deal_variance", "cpu_per_deal", "predicted_cpu_hours")
 

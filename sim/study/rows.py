@@ -7,6 +7,7 @@ is the same whoever asks for it.
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -195,12 +196,23 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text}" if text else type(e).__name__
 
 
-def run_chunk(chunk: Chunk, out: str, report: Callable[[int], None] | None = None) -> tuple[int, float]:
-    """Play and write one chunk (in a worker); return its number of deals and the CPU seconds they took.
+def run_chunk(chunk: Chunk, out: str, report: Callable[[int], None] | None = None) -> tuple[int, float, float]:
+    """Play and write one chunk (in a worker); return its number of deals, the CPU seconds they took, and the most
+    memory the worker has held so far (its peak resident set, MB: what a plan of the run's memory is measured by).
 
     ``report`` (see :func:`play_rows`) hears of the deals as they are played, before the part is written.
     """
     path = Path(out) / chunk.relpath()
     table = play_rows(find_game(chunk.game), chunk.choice, chunk.seed, chunk.first, chunk.last, schema(chunk.extra), report)
     write_atomic(table, path)
-    return chunk.n_deals, pa.compute.sum(table.column("cpu_us")).as_py() / 1e6
+    return chunk.n_deals, pa.compute.sum(table.column("cpu_us")).as_py() / 1e6, peak_mb()
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory so far, MB (0 where the platform does not say)."""
+    try:
+        import resource
+    except ImportError:  # (Windows)
+        return 0.0
+    kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb / (1 << 20) if sys.platform == "darwin" else kb / 1024  # bytes on macOS, KiB elsewhere

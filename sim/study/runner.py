@@ -55,6 +55,7 @@ class RunSummary:
     replaced: list[Path]  #: damaged parts found, removed and played again
     seconds: float
     finished: bool
+    worker_mb: float = 0.0  #: the most memory a worker held (peak resident set, MB; 0: nothing played)
 
     @property
     def deals_per_s(self) -> float:
@@ -80,9 +81,11 @@ def run(
     scheduler: str | None = None,
     progress: bool | None = None,
     reason: str | None = None,
+    meter: Any = None,
 ) -> RunSummary:
     """Play every deal of ``exp`` not yet in ``out``; return what was done. ``reason``: why its deal range is what
-    it is, kept in the manifest if the folder's range changes (:func:`.resume.prepare`)."""
+    it is, kept in the manifest if the folder's range changes (:func:`.resume.prepare`). ``meter``: the caller's
+    progress (``update(n)`` for each deal played) in place of this run's own bar or lines."""
     if jobs < 1:
         raise ArgumentError("{jobs} must be at least 1, got {got}", got=jobs)
     if backend not in ("loky", "dask"):
@@ -93,17 +96,17 @@ def run(
     with contextlib.ExitStack() as stack:
         # a remote scheduler is checked before anything is written; a local cluster starts only if needed
         client = stack.enter_context(dask_client(jobs, scheduler)) if scheduler else None
-        return _run(exp, out, jobs, backend, client, progress, reason)
+        return _run(exp, out, jobs, backend, client, progress, reason, meter)
 
 
 def _run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None,
-         reason: str | None = None) -> RunSummary:
+         reason: str | None = None, meter: Any = None) -> RunSummary:
     new = not (out / MANIFEST).exists()
     made = [p for p in (out, *out.parents) if not p.exists()]
     manifest = prepare(exp, out, reason)
     with locked(out):
         try:
-            return _locked_run(exp, out, jobs, backend, client, progress, manifest)
+            return _locked_run(exp, out, jobs, backend, client, progress, manifest, meter)
         except BaseException:
             if new:
                 _unstart(out, made)
@@ -125,7 +128,7 @@ def _unstart(out: Path, made: list[Path]) -> None:
 
 
 def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any, progress: bool | None,
-                manifest: dict) -> RunSummary:
+                manifest: dict, meter: Any = None) -> RunSummary:
     t0 = time.perf_counter()
     remove_stale_temporaries(out)
     covered, damaged = survey(out, exp)
@@ -137,7 +140,7 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
     manifest.setdefault("runs", []).append(run_info)
     manifest["finished"] = None
     write_json_atomic(manifest, out / MANIFEST)
-    tally = {"played": 0, "cpu": 0.0}  # what the run has put on disk so far, kept when it is stopped
+    tally = {"played": 0, "cpu": 0.0, "mb": 0.0}  # what the run has put on disk so far, kept when it is stopped
     try:
         if todo:
             _warm_up(exp)
@@ -146,7 +149,7 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
             if jobs > (os.cpu_count() or 1) and backend == "loky":
                 print(f"castle run: {jobs} worker processes on this machine's {os.cpu_count()} CPUs: they will share them",
                       file=sys.stderr)
-            execute(chunks, todo, str(out), jobs, backend, client, want_progress(progress), tally)
+            execute(chunks, todo, str(out), jobs, backend, client, want_progress(progress), tally, meter)
     finally:  # a stopped run still records what it played and the CPU that took
         stopped = tally["played"] != todo
         run_info["stopped" if stopped else "finished"] = now()
@@ -155,7 +158,7 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
         if not stopped:
             manifest["finished"] = run_info["finished"]
         write_json_atomic(manifest, out / MANIFEST)
-    return RunSummary(out, total, held, tally["played"], damaged, time.perf_counter() - t0, not stopped)
+    return RunSummary(out, total, held, tally["played"], damaged, time.perf_counter() - t0, not stopped, tally["mb"])
 
 
 def _tasks(exp: Experiment) -> int:

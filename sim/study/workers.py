@@ -20,9 +20,10 @@ from .rows import run_chunk
 
 
 def execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: str, client: Any, bar: bool,
-            tally: dict) -> None:
+            tally: dict, meter: Any = None) -> None:
     """Play the chunks on ``jobs`` workers, adding each finished chunk's games and CPU seconds to ``tally``
-    (``played``, ``cpu``) as it lands, so a stopped run knows what it did.
+    (``played``, ``cpu``) as it lands, so a stopped run knows what it did, and the most memory a worker held
+    (``mb``). ``meter``: a progress of the caller's (anything with ``update(n)``, kept open) in place of a bar.
 
     The progress bar hears of the deals as they are played, several times a
     second (:func:`~sim.study.rows.play_rows`'s ``report``): directly with one job, through
@@ -34,7 +35,7 @@ def execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: s
     """
     from joblib import Parallel, delayed, parallel_config
 
-    progress = Progress(total, bar)
+    progress = meter if meter is not None else Progress(total, bar)
     try:
         with contextlib.ExitStack() as stack:
             stack.enter_context(terminate_as_interrupt())  # joblib then stops its workers
@@ -50,13 +51,15 @@ def execute(chunks: Iterator[Chunk], total: int, out: str, jobs: int, backend: s
             else:
                 parallel = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered", batch_size=1)
                 report = SendReport(stack.enter_context(reports_from_workers(progress)))
-            for n, seconds in parallel(delayed(run_chunk)(c, out, report) for c in chunks):
+            for n, seconds, mb in parallel(delayed(run_chunk)(c, out, report) for c in chunks):
                 tally["played"] += n
                 tally["cpu"] += seconds
+                tally["mb"] = max(tally.get("mb", 0.0), mb)
                 if report is None:
                     progress.update(n)
     finally:
-        progress.close()
+        if meter is None:
+            progress.close()
 
 
 def parallelism(jobs: int, backend: str = "loky", scheduler: str | None = None) -> int:
