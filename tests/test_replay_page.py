@@ -97,7 +97,11 @@ def test_the_move_list_and_review_note_are_laid_out_by_the_template(rep):
     assert '<li class="mark-b-odd-b">&lt;b&gt;odd&lt;/b&gt;</li>' in html  # the legend: an unknown mark as it is
     assert html.count('<span class="badge critical" title="the only move that kept the deal winnable there">critical</span>') == 2
     assert '<div class="instead">would have kept the deal: no other move was proved to keep it</div></li>' in html
-    assert (f'<a href="#move=2">Move 2 ({r.moves[1]})</a> is the first mistake: the deal was winnable before it and is '
+    from sim.replay.movelist import move_name
+
+    named = move_name(r.positions[1], r.moves[1])
+    assert named.startswith(f"{r.moves[1]} (")  # the move and the card it takes, as the list names it
+    assert (f'<a href="#move=2">Move 2, {named}</a>, is the first mistake: the deal was winnable before it and is '
             "lost after it. No other move was proved to keep it. Critical moves (the only move that kept the deal "
             'winnable there): <a href="#move=1">1</a>, <a href="#move=4">4</a>. Moves: 2 keep the deal winnable, '
             "1 played in a game already lost, 1 not settled.</p>") in html
