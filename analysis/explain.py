@@ -331,7 +331,8 @@ def add_typical(path: Path) -> int:
     import gzip
     import json
 
-    d = json.loads(gzip.decompress(Path(path).read_bytes()))
+    raw = files.read_bytes(path, files.MODEL_FILE, "a model file")
+    d = files.loads_json(files.gunzip(raw, files.MODEL_TEXT, "a model file", str(path)))
     d["typical"] = usual_values(M.read(path))
     text = json.dumps(d, indent=1, sort_keys=True) + "\n"
     files.write_atomic(Path(path), gzip.compress(text.encode(), compresslevel=9, mtime=0))

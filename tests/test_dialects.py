@@ -438,8 +438,9 @@ def test_one_game_in_two_dialects_is_one_readable_dataset(tmp_path):
 def test_the_command_line_takes_dialects():
     from typer.testing import CliRunner
 
-    from sim.cli import app
+    from sim.cli import full_app
 
+    app = full_app()
     cli = CliRunner()
     games = cli.invoke(app, ["games"]).output.split("\n")
     names = [line.split()[0] for line in games if line.strip()]

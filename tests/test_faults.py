@@ -234,7 +234,7 @@ def _cmdline(pid: int) -> str:
 
 def test_a_reader_that_stops_early_gets_no_warning(tmp_path):
     """``castle play ... --jobs 2 | head -1``: the lines not read are cancelled without joblib's two-line warning."""
-    proc = subprocess.Popen(CASTLE + ["play", "bc", *map(str, range(1, 13)), "--jobs", "2", "--player", "greedy"],
+    proc = subprocess.Popen(CASTLE + ["play", "bc", *map(str, range(1, 13)), "--jobs", "2", "--player", "greedy", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, start_new_session=True)
     first = proc.stdout.readline()
     proc.stdout.close()

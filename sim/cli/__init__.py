@@ -70,6 +70,13 @@ def _main(version: Optional[bool] = typer.Option(None, "--version", callback=_ve
     """Play, deal, solve and measure games of the Beleaguered Castle family."""
 
 
+def full_app() -> typer.Typer:
+    """The app with every command registered (what a test or a program driving the app in process needs: ``main``
+    registers only the command it runs)."""
+    _register_commands([])
+    return app
+
+
 def _register_commands(args: list[str]) -> None:
     """Register the command ``args`` name (its module alone), or every command when they name none."""
     import importlib
