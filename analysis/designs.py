@@ -366,7 +366,7 @@ def _replace_unknowns(rows: pd.DataFrame, again: pd.DataFrame) -> tuple[pd.DataF
 
 def exact_mask(players: pd.Series) -> pd.Series:
     """Which rows are exact verdicts (:func:`is_exact` asked once per distinct label)."""
-    return players.isin([p for p in pd.unique(players.astype(object)) if is_exact(p)])
+    return players.isin([p for p in players.unique() if is_exact(p)])
 
 
 def perfect_play_by_game(df: pd.DataFrame) -> dict[str, Estimate]:

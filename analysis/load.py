@@ -91,6 +91,9 @@ def load_results(
         table = dataset.to_table(filter=condition, columns=columns)
     except (OSError, pa.ArrowException) as e:
         raise ResultsError(f"{path}: a Parquet part does not read back ({_first_sentence(e)}); rerun the experiment to replace it") from None
+    if "player_params" in table.column_names:  # (one JSON text per player repeated on every row: the frame's widest column)
+        i = table.column_names.index("player_params")
+        table = table.set_column(i, "player_params", table.column(i).cast(pa.string()).dictionary_encode())
     df = table.to_pandas()
     for column in ("game", "player", "result"):
         if column in df.columns:
@@ -280,13 +283,26 @@ def load_study(path: str | Path, judged_only: bool = False) -> tuple[pd.DataFram
     folders = study_folders(path)
     if folders == [path]:
         return load_results(path, judged_only=judged_only).assign(dataset=path.name), held
-    df = pd.concat([load_results(p, judged_only=judged_only).assign(dataset=p.name) for p in folders], ignore_index=True)
+    df = pd.concat(_shared_categories([load_results(p, judged_only=judged_only).assign(dataset=p.name) for p in folders]),
+                   ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
     held_us = {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()}
     held_cpu = {k: v / 1e6 for k, v in held_us.items()}
     df = _one_row_per_game(df)
     df.attrs["games_held"], df.attrs["cpu_seconds_held"], df.attrs["cpu_us_held"] = held_games, held_cpu, held_us
     return df, held
+
+
+def _shared_categories(frames: list[pd.DataFrame]) -> list[pd.DataFrame]:
+    """The frames with each categorical column (``player_params``) on the same categories, so that joining them keeps
+    it categorical (pandas writes out every row's text when the categories differ)."""
+    for column in ("player_params",):
+        held = [f for f in frames if isinstance(f.get(column, pd.Series(dtype=object)).dtype, pd.CategoricalDtype)]
+        if len(held) == len(frames) > 1:
+            categories = sorted(set().union(*(f[column].cat.categories for f in held)))
+            for f in held:
+                f[column] = f[column].cat.set_categories(categories)
+    return frames
 
 
 def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, int]]:

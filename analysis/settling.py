@@ -53,7 +53,8 @@ def status(df: pd.DataFrame, manifests: dict[str, dict]) -> pd.DataFrame:
     listed = {(g, int(d)) for m in manifests.values() for g, deals in (m.get("experiment", {}).get("deals") or {}).items()
               for d in deals if any(player_name(p) == SETTLE for p in m.get("experiment", {}).get("players", {}))}
     out = []
-    for game, rows in df[named(df.player, "solver", PHASED)].groupby("game", observed=True):
+    cols = [c for c in ("game", "player", "seed", "deal", "result", "left") if c in df.columns]  # (not every column copied)
+    for game, rows in df.loc[named(df.player, "solver", PHASED), cols].groupby("game", observed=True):
         plain = verdicts(rows_of(rows, "solver"))
         unknown = {"plain": plain[plain.verdict == "unknown"][["seed", "deal"]]}
         phased = rows_of(rows, PHASED)

@@ -194,7 +194,7 @@ def player_name(label) -> str:
 def named(players: pd.Series, *names: str) -> pd.Series:
     """Which rows are a player of ``names``, whatever its parameters: each distinct label asked once, not each row
     (a study's million rows made asking each row the report's slowest step)."""
-    return players.isin([p for p in pd.unique(players.astype(object)) if player_name(p) in names])
+    return players.isin([p for p in players.unique() if player_name(p) in names])
 
 
 def rows_of(df: pd.DataFrame, name: str) -> pd.DataFrame:

@@ -10,6 +10,7 @@ import shutil
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from analysis import advice, compare, designs, frames, ladder, picks, scan, stats, winnability
@@ -116,3 +117,16 @@ def test_the_advice_effects_are_the_frames(tmp_path):
         _same(winnability.family(df), winnability.family(df[~stats.player_mask(df.player)], cheap=cheap, games=sorted(set(df.game))))
     finally:
         cheap.close()
+
+
+def test_the_players_parameters_are_one_text_per_player_not_per_row(tmp_path):
+    """The judged rows' parameters come back as categories (the same JSON on each of a player's rows was the frame's
+    widest column), in a folder of experiments whose parts hold different ones too; the estimates read them as text."""
+    write_dataset(tmp_path / "study" / "a", deals=60, games=("streets-and-alleys",), judged=True)
+    write_dataset(tmp_path / "study" / "b", deals=60, games=("selective-castle",), players=("greedy",))
+    df, _ = load_study(tmp_path / "study", judged_only=True)
+    assert isinstance(df.player_params.dtype, pd.CategoricalDtype)
+    parts = [str(v) for p in sorted((tmp_path / "study").rglob("*.parquet")) if "player=" in str(p) and stats.is_judge(
+        str(p).split("player=")[1].split("/")[0]) for v in pq.read_table(p, columns=["player_params"]).column(0).to_pylist()]
+    assert set(df.player_params.astype(str)) == set(parts) and len(set(parts)) > 1
+    assert designs.estimates(df) == designs.estimates(df.assign(player_params=df.player_params.astype(str)))

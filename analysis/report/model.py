@@ -77,10 +77,15 @@ class Report:
         ref = self.reference[self.reference.game == game]
         return ref[stats.solver_mask(ref.player)], self.reference_name
 
+    @cached_property
+    def exact(self) -> pd.Series:
+        """Which rows of ``df`` are exact runs (:func:`analysis.designs.exact_mask`): asked once, not per game."""
+        return designs.exact_mask(self.df.player)
+
     def exact_rows(self, game: str) -> tuple[pd.DataFrame, str]:
         """Every exact run of ``game`` (the solver's and the solver in phases'): this dataset's, else the shipped
         study's; and where they come from."""
-        own = self.df[(self.df.game == game) & designs.exact_mask(self.df.player)]
+        own = self.df[(self.df.game == game) & self.exact]
         if len(own) or self.reference is None:
             return own, "this dataset"
         return self.reference[self.reference.game == game], self.reference_name
