@@ -150,7 +150,9 @@ def _log_sigmoid(x):
 
 
 def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
+    from scipy.special import expit
+
+    return expit(x)  # (no overflow warning far from the middle)
 
 
 def predict(f: Fit, players, b) -> np.ndarray:
