@@ -787,6 +787,11 @@ CASES_B = [
     # every reader refuses a FIFO named as a part, not only summary's
     (["report", "data/fifo", "--out", "reports/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
     (["deals", "bc", "--data", "data/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
+    # deals by tier: a tier that is not one, and PySol's numbers (not rated)
+    (["deals", "sa", "--tier", "impossible", "--data", "data/small"], "no tier 'impossible': give one of very-easy, easy, medium, hard, very-hard"),
+    (["deals", "sa", "--tier", "hard", "--pysol"], "--tier picks among the deals the ladder rated"),
+    (["deals", "sa", "--tier", "hard", "--data", "data/small"], "holds no ladder of Streets and Alleys"),
+    (["rate", "greedy", "--game", "sa", "--deals", "40", "--data", "data/small"], "holds no ladder of Streets and Alleys"),
     # a folder castle did not write is never written into: a run to a half-width refuses it
     ([*HW, "--halfwidth", "30", "--out", "foreign"], "is not empty and holds no run to a half-width (notes.txt is not one's)"),
 ]
