@@ -78,20 +78,27 @@ def rate(
 
 
 def _play(rules, choice, keys, jobs: int):
-    """The player's games on ``keys``' deals (``seed, deal, won``): contiguous runs of deal numbers, in parallel."""
+    """The player's games on ``keys``' deals (``seed, deal, won``): contiguous runs of deal numbers, on ``jobs``
+    processes the way castle play's are (boards.each: Ctrl-C and SIGTERM stop them)."""
+    from functools import partial
+
     import numpy as np
     import pandas as pd
-    from joblib import Parallel, delayed
 
-    from ..study.rows import play_rows
+    from .boards import each
 
     spans = []
     for seed, g in keys.groupby("seed"):
         d = np.sort(g.deal.to_numpy())
-        cut = np.flatnonzero(np.diff(d) > 1) + 1
-        for run in np.split(d, cut):
-            for i in range(0, len(run), 200):
-                spans.append((int(seed), int(run[i]), int(run[min(i + 199, len(run) - 1)])))
-    tables = Parallel(n_jobs=jobs)(delayed(play_rows)(rules, choice, s, a, b) for s, a, b in spans)
-    out = pd.concat([t.select(["seed", "deal", "result"]).to_pandas() for t in tables], ignore_index=True)
+        for run in np.split(d, np.flatnonzero(np.diff(d) > 1) + 1):
+            spans += [(int(seed), int(run[i]), int(run[min(i + 199, len(run) - 1)])) for i in range(0, len(run), 200)]
+    out = pd.concat(list(each(partial(_span, rules, choice), spans, jobs)), ignore_index=True)
     return pd.DataFrame({"seed": out.seed, "deal": out.deal, "won": out.result.astype(str).eq("won")})
+
+
+def _span(rules, choice, span: tuple[int, int, int]):
+    """Deals ``first..last`` of ``seed`` played (in a worker): their seed, deal and result."""
+    from ..study.rows import play_rows
+
+    seed, first, last = span
+    return play_rows(rules, choice, seed, first, last).select(["seed", "deal", "result"]).to_pandas()
