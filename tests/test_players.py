@@ -23,13 +23,15 @@ from sim.players.spec import UnknownPlayerError
 from sim.players.registry import choose_player, parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
+#: a record's fields that say how the game went (all but its timing)
+PLAYED = [f for f in K.GAME_ROW.names if f != "cycles"]
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 
 
 def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
     g = Game(game)
-    out = np.zeros((len(deals), K.N_OUT), np.int64)
+    out = K.game_rows(len(deals))
     K.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), K.NO_STARTS, choice.max_moves, choice.spec.salt, out)
     return out
 
@@ -70,8 +72,8 @@ def test_compiled_chunk_plays_the_same_games_as_the_python_loop(game, spec, n):
     for k, deal in enumerate(deals):
         rec = play_choice(choice, g.deal(deal, 3), 3, deal)
         base = -1 if rec.base_rank is None else rec.base_rank
-        got = (RESULTS[out[k, K.C_RESULT]],)
-        assert got + tuple(out[k, [K.C_MOVES, K.C_HOME, K.C_BASE, K.C_MAX_EMPTY, K.C_POSITIONS]]) == (
+        got = (RESULTS[out[k]["result"]],)
+        assert got + tuple(out[k][["moves", "cards_home", "base_rank", "max_empty_piles", "positions"]].tolist()) == (
             rec.result,
             len(rec.moves),
             rec.cards_home,
@@ -110,7 +112,7 @@ def test_every_game_compiled_equals_python_and_never_repeats(game):
         out = chunk_rows(game, spec, [1, 2], seed=9)
         for k, deal in enumerate((1, 2)):
             rec = play_choice(parse_player(spec), g.deal(deal, 9), 9, deal)
-            assert (RESULTS[out[k, K.C_RESULT]], out[k, K.C_MOVES], out[k, K.C_POSITIONS], out[k, K.C_MAX_EMPTY]) == (
+            assert (RESULTS[out[k]["result"]], out[k]["moves"], out[k]["positions"], out[k]["max_empty_piles"]) == (
                 rec.result, len(rec.moves), rec.positions, rec.max_empty_piles)
             if not spec.startswith("random"):
                 assert rec.positions == len(rec.moves) + 1  # every move reached a new position
@@ -240,7 +242,7 @@ def test_a_game_ends_at_the_move_cap_as_given_up():
     rec = play(g.deal(1), parse_player("random").make(0, 1), max_moves=5)
     assert rec.result == "gave_up" and len(rec.moves) == 5
     out = chunk_rows("streets-and-alleys", "random:max_moves=5", [1])
-    assert out[0, K.C_MOVES] == 5 and RESULTS[out[0, K.C_RESULT]] == "gave_up"
+    assert out[0]["moves"] == 5 and RESULTS[out[0]["result"]] == "gave_up"
 
 
 def test_a_compiled_player_is_a_kind_and_a_spec():
@@ -258,8 +260,10 @@ def test_a_compiled_player_is_a_kind_and_a_spec():
     out = chunk_rows("streets-and-alleys", "test-hoarder", [1, 2, 3])
     for k, deal in enumerate((1, 2, 3)):
         rec = play_choice(choice, Game("streets-and-alleys").deal(deal), 0, deal)
-        assert (out[k, K.C_MOVES], out[k, K.C_POSITIONS]) == (len(rec.moves), rec.positions)
-    assert not np.array_equal(out, chunk_rows("streets-and-alleys", "greedy", [1, 2, 3]))
+        assert (out[k]["moves"], out[k]["positions"]) == (len(rec.moves), rec.positions)
+    # its own weights: another game than greedy's where an empty pile weighs (deal 10 of Beleaguered Castle)
+    mine, greedy = (chunk_rows("beleaguered-castle", spec, range(1, 11))[PLAYED] for spec in ("test-hoarder", "greedy"))
+    assert np.array_equal(mine[:9], greedy[:9]) and mine[9] != greedy[9]
 
 
 def test_parameters_parse_validate_and_label():

@@ -81,6 +81,7 @@ class Feature:
 
 def _layout() -> list[Feature]:
     from ..kernels import features as K
+    from ..kernels.play import game_rows
 
     rows: list[Feature] = []
     for s, suit in enumerate(SUITS):
@@ -139,6 +140,7 @@ def _layout() -> list[Feature]:
 
 def _play() -> list[Feature]:
     from ..kernels import features as K
+    from ..kernels.play import game_rows
 
     fields = (  # slot, field, meaning, says, better
         (K.PR_HOME, "home", "cards {who} gets home", "{who} gets {cards} home", 1),
@@ -241,11 +243,13 @@ def features(game, states):
 
     from ..game import Game
     from ..kernels import features as K
+    from ..kernels.play import game_rows
+    from ..kernels.play import game_rows
 
     g = game if isinstance(game, Game) else Game(game)
     arr = state_arrays(states)
     out = np.empty((len(arr), len(NAMES)), np.float64)
-    K.deal_features(arr, g.rules_array, *_probe_arrays(), out)
+    K.deal_features(arr, g.rules_array, *_probe_arrays(), out, game_rows(1))
     return pd.DataFrame(out, columns=list(NAMES))
 
 

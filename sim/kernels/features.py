@@ -34,7 +34,7 @@ from .hashing import apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, fits, legal_actions
 from .evaluate import choose_target_bases
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, STATE_SIZE, action_source
-from .play import C_HOME, C_MAX_EMPTY, C_MOVES, C_RESULT, N_OUT, observe
+from .play import clear, observe
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import seed_rng
 from .seen import capacity, forget_all
@@ -78,8 +78,11 @@ _NO_BASE = 99  #: an order no card has: foundations without a base yet
 
 
 @njit(cache=True)
-def deal_features(states, r, kinds, weights, max_moves, salts, out):
+def deal_features(states, r, kinds, weights, max_moves, salts, out, record):
     """Write each state's features into ``out`` (``len(states)`` rows of ``N_STATIC + len(kinds) * N_PROBE``).
+
+    ``record``: one record (:data:`~.play.GAME_ROW`) the probes' games are recorded in, given by the caller
+    (a record taken from an array made here would not keep that array alive).
 
     ``states`` are state arrays (one a row, left unchanged); probe ``k`` is
     the compiled player of kind ``kinds[k]`` with parameters ``weights[k]``,
@@ -100,7 +103,7 @@ def deal_features(states, r, kinds, weights, max_moves, salts, out):
     acts = np.zeros(MAX_MOVES, np.int64)
     scratch = np.zeros(SCRATCH_SIZE, np.int64)
     rng = np.zeros(1, np.uint64)
-    row = np.zeros(N_OUT, np.int64)
+    row = record[0]
     per_base = np.zeros((13, 2), np.int64)
     for i in range(states.shape[0]):
         _canonical(states[i], r, s)
@@ -113,21 +116,21 @@ def deal_features(states, r, kinds, weights, max_moves, salts, out):
             forget_all(ws[WS_SEEN], ws[WS_USED], ws[WS_META])
             ph = ws[WS_KEYS]
             pile_keys(work, r, ph)
-            row[:] = 0
+            clear(row)
             while True:
                 n = observe(work, r, ph, ws[WS_SEEN], ws[WS_USED], ws[WS_META], row, ws[WS_ACTS], ws[WS_SCRATCH], max_moves[k])
                 if n < 0:
                     break
                 a = decide(work, r, kinds[k], weights[k], rng, ws, ws[WS_ACTS], n)
                 if a < 0:
-                    row[C_RESULT] = GAVE_UP
+                    row.result = GAVE_UP
                     break
                 apply_keyed(work, r, ph, a)
-                row[C_MOVES] += 1
+                row.moves += 1
             at = N_STATIC + k * N_PROBE
-            f[at + PR_HOME] = row[C_HOME]
-            f[at + PR_MOVES] = row[C_MOVES]
-            f[at + PR_EMPTY] = row[C_MAX_EMPTY]
+            f[at + PR_HOME] = row.cards_home
+            f[at + PR_MOVES] = row.moves
+            f[at + PR_EMPTY] = row.max_empty_piles
             least = 13
             for suit in range(4):
                 least = min(least, np.int64(work[S_FOUND + suit]))

@@ -7,14 +7,16 @@ empty piles, and ends the game ``won``, ``gave_up`` at the move cap, or
 loop with a compiled player's decisions for a whole chunk of deals without
 leaving the kernel (the runner's fast path); :func:`sim.players.loop.play`
 runs it from Python, one :func:`observe` call a move, for any player
-object. A game's record is one int64 row of ``N_OUT`` columns (``C_*``).
+object. A game's record is one element of a structured array of dtype
+:data:`GAME_ROW`, its fields named as the result row's columns they become
+(:data:`sim.players.record.COLUMNS`), filled by name.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import from_dtype, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -31,15 +33,35 @@ from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, de
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
 
-# columns of a game's record row
-C_RESULT = 0  #: an outcome code (sim.core.outcome)
-C_MOVES = 1
-C_HOME = 2
-C_BASE = 3  #: shared base rank, -1 if unset or not shared
-C_MAX_EMPTY = 4
-C_POSITIONS = 5  #: distinct positions visited, start and end included
-C_CYCLES = 6  #: CPU cycle-counter ticks spent on the deal (play_chunk only)
-N_OUT = 7
+#: A game's record, as the kernels fill it: each field but ``cycles`` is the result row's column of that name
+#: (:data:`sim.players.record.COLUMNS`; :func:`sim.study.rows.play_rows` turns them into Arrow columns by name).
+GAME_ROW = np.dtype([
+    ("result", np.int64),  # an outcome code (sim.core.outcome)
+    ("moves", np.int64),
+    ("cards_home", np.int64),
+    ("base_rank", np.int64),  # shared base rank, -1 if unset or not shared
+    ("max_empty_piles", np.int64),
+    ("positions", np.int64),  # distinct positions visited, start and end included
+    ("cycles", np.int64),  # CPU cycle-counter ticks spent on the deal (compiled chunks only)
+])
+GAME_ROWS = types.Array(from_dtype(GAME_ROW), 1, "C")  #: an array of records: the chunk loops' ``out``
+
+
+def game_rows(n: int) -> np.ndarray:
+    """``n`` records, zero."""
+    return np.zeros(n, GAME_ROW)
+
+
+@njit(cache=True, inline="always")
+def clear(row):
+    """Zero a record before its deal is played."""
+    row.result = 0
+    row.moves = 0
+    row.cards_home = 0
+    row.base_rank = 0
+    row.max_empty_piles = 0
+    row.positions = 0
+    row.cycles = 0
 
 _SHARED = int(FoundationBase.FIRST_CARD_SHARED)
 #: ``starts`` for :func:`play_chunk` when the loop deals the seed's deals itself
@@ -51,25 +73,25 @@ def observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
     """The loop's step before a move: record ``s``; return its number of legal moves (in ``acts``), or -1 when the game is over.
 
     ``ph`` holds the position's pile keys (:func:`~.hashing.apply_keyed`);
-    ``row[C_MOVES]`` counts the moves played so far; when the game is over,
-    ``row[C_RESULT]`` says how.
+    ``row.moves`` counts the moves played so far; when the game is over,
+    ``row.result`` says how.
     """
     remember(table, used, meta, key(ph, s))
     e = empty_piles(s, r)
-    if e > row[C_MAX_EMPTY]:
-        row[C_MAX_EMPTY] = e
-    row[C_POSITIONS] = meta[M_USED]
-    row[C_HOME] = cards_home(s)
-    row[C_BASE] = s[S_BASE] if r[R_BASE_POLICY] == _SHARED else -1
+    if e > row.max_empty_piles:
+        row.max_empty_piles = e
+    row.positions = meta[M_USED]
+    row.cards_home = cards_home(s)
+    row.base_rank = s[S_BASE] if r[R_BASE_POLICY] == _SHARED else -1
     if is_won(s):
-        row[C_RESULT] = WON
+        row.result = WON
         return -1
-    if row[C_MOVES] >= max_moves:
-        row[C_RESULT] = GAVE_UP
+    if row.moves >= max_moves:
+        row.result = GAVE_UP
         return -1
     n = legal_actions(s, r, acts, scratch)
     if n == 0:
-        row[C_RESULT] = STUCK
+        row.result = STUCK
         return -1
     return n
 
@@ -103,18 +125,18 @@ def play_chunk(r, kind, w, seed, deals, starts, max_moves, salt, out):
         t0 = _readcyclecounter()
         start_deal(r, seed, deals, starts, k, salt, s, perm, rng, table, used, meta, ph)
         row = out[k]
-        row[:] = 0
+        clear(row)
         while True:
             n = observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves)
             if n < 0:
                 break
             a = decide(s, r, kind, w, rng, ws, acts, n)
             if a < 0:
-                row[C_RESULT] = GAVE_UP
+                row.result = GAVE_UP
                 break
             apply_keyed(s, r, ph, a)
-            row[C_MOVES] += 1
-        row[C_CYCLES] = np.int64(_readcyclecounter() - t0)
+            row.moves += 1
+        row.cycles = np.int64(_readcyclecounter() - t0)
     return 0
 
 
@@ -137,22 +159,22 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
         status[:] = 0
         status[F_AT] = k
         row = out[k]
-        row[:] = 0
+        clear(row)
         while True:
             n = observe(s, r, ph, table, used, meta, row, acts, v.scratch, max_moves)
             if n < 0:
                 break
-            status[F_PLAYED] = row[C_MOVES]
+            status[F_PLAYED] = row.moves
             deciding(v, n)
             a = checked(v, decide_fn(v, acts, n), acts, n)
             if a == -2:
                 return k
             if a < 0:
-                row[C_RESULT] = GAVE_UP
+                row.result = GAVE_UP
                 break
             apply_keyed(s, r, ph, a)
-            row[C_MOVES] += 1
-        row[C_CYCLES] = np.int64(_readcyclecounter() - t0)
+            row.moves += 1
+        row.cycles = np.int64(_readcyclecounter() - t0)
     return deals.shape[0]
 
 
@@ -192,7 +214,7 @@ def plugin_loops():
     it compiles them again in every process: numba cannot cache a specialisation on a function object)."""
     if not _FIXED:
         chunk = (types.Array(types.int64, 1, "C"), DECIDE_FN, VIEW, types.int64, types.Array(types.int64, 1, "C"),
-                 types.Array(types.int8, 2, "C"), types.int64, types.int64, types.Array(types.int64, 2, "C"))
+                 types.Array(types.int8, 2, "C"), types.int64, types.int64, GAME_ROWS)
         play_chunk_with.compile(chunk)
         choose_move_with.compile((DECIDE_FN, VIEW))
         for fn in (play_chunk_with, choose_move_with):
@@ -202,17 +224,19 @@ def plugin_loops():
 
 
 @njit(cache=True)
-def observe_anew(s, r, ph, table, used, meta, row, acts, scratch, max_moves):
-    """:func:`observe` for a position reached outside the kernel (the Python loop): its pile keys are made afresh."""
+def observe_anew(s, r, ph, table, used, meta, rows, acts, scratch, max_moves):
+    """:func:`observe` for a position reached outside the kernel (the Python loop), its record ``rows[0]``: its pile
+    keys are made afresh."""
     pile_keys(s, r, ph)
-    return observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves)
+    return observe(s, r, ph, table, used, meta, rows[0], acts, scratch, max_moves)
 
 
 def record_buffers(max_moves: int) -> tuple[np.ndarray, ...]:
-    """What the Python side of the loop passes to :func:`observe_anew`: pile keys, seen-set, slots, meta, row, actions, scratch."""
+    """What the Python side of the loop passes to :func:`observe_anew`: pile keys, seen-set, slots, meta, its one record,
+    actions, scratch."""
     cap = int(capacity(max_moves))
     return (np.zeros(PH_SIZE, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.int64), np.zeros(META_SIZE, np.int64),
-            np.zeros(N_OUT, np.int64), np.zeros(MAX_MOVES, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
+            game_rows(1), np.zeros(MAX_MOVES, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
 
 
 @intrinsic

@@ -24,24 +24,24 @@ def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> Ga
     ``player.choose(state)`` returns a :class:`Move`, an action int (cheaper: see :meth:`State.actions`) or None
     to give up.
     """
-    ph, table, used, meta, row, acts, scratch = P.record_buffers(max_moves)
+    ph, table, used, meta, rows, acts, scratch = P.record_buffers(max_moves)
     s, r = state.array, state.rules_array
     played = len(state._actions)
-    while P.observe_anew(s, r, ph, table, used, meta, row, acts, scratch, max_moves) >= 0:
+    while P.observe_anew(s, r, ph, table, used, meta, rows, acts, scratch, max_moves) >= 0:
         move = player.choose(state)
         if move is None:
-            row[P.C_RESULT] = GAVE_UP
+            rows["result"] = GAVE_UP
             break
         state.push(move)
-        row[P.C_MOVES] += 1
-    return record_of(row, [Move.from_action(a) for a in state._actions[played:]])
+        rows["moves"] += 1
+    return record_of(rows[0], [Move.from_action(a) for a in state._actions[played:]])
 
 
 def record_of(row, moves: list[Move]) -> GameRecord:
-    """The :class:`GameRecord` of a kernel's record row."""
-    base = int(row[P.C_BASE])
-    return GameRecord(Result(RESULTS[row[P.C_RESULT]]), moves, int(row[P.C_HOME]), None if base < 0 else base,
-                      int(row[P.C_MAX_EMPTY]), int(row[P.C_POSITIONS]))
+    """The :class:`GameRecord` of a kernel's record (:data:`~sim.kernels.play.GAME_ROW`)."""
+    base = int(row["base_rank"])
+    return GameRecord(Result(RESULTS[row["result"]]), moves, int(row["cards_home"]), None if base < 0 else base,
+                      int(row["max_empty_piles"]), int(row["positions"]))
 
 
 class Scripted:

@@ -40,12 +40,12 @@ def play_loop_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = 
     """Moves per second of the random player's whole games in the compiled play loop (hash and record too)."""
     r = rules_array(rules)
     ids = np.arange(deals, dtype=np.int64)
-    out = np.zeros((deals, P.N_OUT), np.int64)
+    out = P.game_rows(deals)
     w = weights({})
     P.play_chunk(r, RANDOM, w, seed, ids[:1], P.NO_STARTS, 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
     start = time.perf_counter()
     P.play_chunk(r, RANDOM, w, seed, ids, P.NO_STARTS, max_moves, RANDOM_PLAYER.salt, out)
-    return int(out[:, P.C_MOVES].sum()) / (time.perf_counter() - start)
+    return int(out["moves"].sum()) / (time.perf_counter() - start)
 
 
 def reference_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:

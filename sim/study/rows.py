@@ -75,7 +75,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
     row_schema = row_schema or schema(choice.spec.extra_columns)
     deals = np.arange(first, last + 1, dtype=np.int64)
     n = len(deals)
-    out = np.zeros((n, P.N_OUT), np.int64)
+    out = P.game_rows(n)
     extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
     elapsed = np.zeros(n, np.int64)
     cpu = np.zeros(n, np.int64)
@@ -97,7 +97,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
             else:
                 _play_plugin(choice, r, plugin, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, out[at:stop])
             call_cpu_us = (time.process_time_ns() - c0) / 1000
-            cycles = out[at:stop, P.C_CYCLES].astype(np.float64)
+            cycles = out["cycles"][at:stop].astype(np.float64)
             # the call's CPU time, shared out by each deal's share of the cycles (one kernel call has one CPU clock)
             cpu[at:stop] = np.rint(cycles / max(cycles.sum(), 1.0) * call_cpu_us).astype(np.int64)
         else:
@@ -107,8 +107,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
                 rec = _play_python(choice, game, seed, deal)
                 elapsed[k] = (time.perf_counter_ns() - t1) // 1000
                 cpu[k] = (time.process_time_ns() - c0) // 1000
-                out[k] = [Result(rec.result).code, len(rec.moves), rec.cards_home, -1 if rec.base_rank is None else rec.base_rank,
-                          rec.max_empty_piles, rec.positions, 0]
+                out[k] = record_row(rec)
                 for name in extra:
                     extra[name][k] = rec.extra.get(name)
         if report is not None:
@@ -116,9 +115,9 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
             step = max(1, int((stop - at) * REPORT_SECONDS / max(time.perf_counter() - t0, 1e-6)))
         at = stop
     if choice.spec.compiled:
-        elapsed = np.rint(out[:, P.C_CYCLES].astype(np.float64) / cycles_per_us()).astype(np.int64)
-    result = np.array(RESULTS, dtype=object)[out[:, P.C_RESULT]]
-    base = out[:, P.C_BASE]
+        elapsed = np.rint(out["cycles"].astype(np.float64) / cycles_per_us()).astype(np.int64)
+    result = np.array(RESULTS, dtype=object)[out["result"]]
+    base = out["base_rank"]
     shared = rules.foundation_base == FoundationBase.FIRST_CARD_SHARED
     columns = {
         "game": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([rules.slug])),
@@ -128,11 +127,8 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         "deal": pa.array(deals),
         "result": pa.array(result.tolist(), pa.string()),
         "won": pa.array(result == RESULTS[WON], pa.bool_()),
-        "moves": pa.array(out[:, P.C_MOVES], pa.int32()),
-        "cards_home": pa.array(out[:, P.C_HOME], pa.int8()),
+        **{name: pa.array(out[name], type_) for name, type_ in _COUNTED},
         "base_rank": pa.array(base, pa.int8(), mask=base < 0) if shared else pa.nulls(n, pa.int8()),
-        "max_empty_piles": pa.array(out[:, P.C_MAX_EMPTY], pa.int8()),
-        "positions": pa.array(out[:, P.C_POSITIONS], pa.int32()),
         "elapsed_us": pa.array(elapsed, pa.int64()),
         "cpu_us": pa.array(cpu, pa.int64()),
         "dialect": pa.DictionaryArray.from_arrays(np.zeros(n, np.int32), pa.array([rules.dialect])),
@@ -149,6 +145,17 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
 
 
 _ROW_NAMES = {f.name for f in schema()}
+#: the record's fields that become their column as they are (a count): the rest are read above (result, base_rank,
+#: cycles); their order in the table is the schema's, whatever this one's
+_COUNTED = tuple((f.name, f.type) for f in schema() if f.name in P.GAME_ROW.names and f.name not in ("result", "base_rank"))
+
+
+def record_row(rec) -> tuple:
+    """A :class:`~sim.players.record.GameRecord` as a kernel's record (:data:`~sim.kernels.play.GAME_ROW`), field by name."""
+    values = {"result": Result(rec.result).code, "moves": len(rec.moves), "cards_home": rec.cards_home,
+              "base_rank": -1 if rec.base_rank is None else rec.base_rank, "max_empty_piles": rec.max_empty_piles,
+              "positions": rec.positions, "cycles": 0}
+    return tuple(values[name] for name in P.GAME_ROW.names)
 
 
 def _starts(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
