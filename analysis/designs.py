@@ -66,8 +66,10 @@ import numpy as np
 import pandas as pd
 
 from sim.core.jsontext import dumps
+from sim.players.spec import EXACT
 
-from .stats import is_solver, player_name, rate_interval, rows_of
+from .roles import role
+from .stats import player_name, rate_interval, rows_of
 
 Z = 1.959963984540054  #: the normal quantile of a 95% interval
 PHASED = "phased"
@@ -284,8 +286,9 @@ def combine(parts: list[Estimate], game: str, player: str = "perfect play") -> E
 
 
 def is_exact(player: str) -> bool:
-    """Does this label give verdicts (the solver, the solver in phases, or the solver again on others' unknowns)?"""
-    return is_solver(player) or player_name(player) in (PHASED, SETTLE)
+    """Does this label give verdicts: is its player's role exact (the solver, the solver in phases, the solver again
+    on others' unknowns; :mod:`analysis.roles`)?"""
+    return role(player) == EXACT
 
 
 def estimates(df: pd.DataFrame, cheap=None) -> list[Estimate]:

@@ -20,6 +20,7 @@ from sim.study.dataset import MANIFEST, parse_manifest
 from sim.study.values import BadValue, check_values
 
 from .parts import ResultsError, column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
+from .roles import learn
 from .stats import is_judge
 
 
@@ -69,6 +70,7 @@ def load_results(
     except (pa.ArrowException, TypeError, ValueError) as e:
         raise ResultsError(f"{path}: its parts disagree on their columns ({_first_sentence(e)})") from None
     folders = pa.schema([(k, pa.string()) for k in keys if k not in schema.names])
+    manifest = load_manifest(path)  # (first: the roles it records say which parts are read whole)
     if judged_only:
         files = [f for f in files if is_judge(folder_values(path, f).get("player", ""))]
     dataset = ds.dataset(
@@ -107,8 +109,8 @@ def load_results(
             df = df[df["game"].isin(list(games))].reset_index(drop=True)
     if len(nested) <= 1 and all(c in df.columns for c in KEY):  # one dataset: each game once (a folder of them may repeat one)
         _no_game_twice(df, files, path)
-    if (path / MANIFEST).exists():
-        _rows_of_the_manifest(df, load_manifest(path)["experiment"], files, path)
+    if manifest:
+        _rows_of_the_manifest(df, manifest["experiment"], files, path)
     if judged_only and len(files) < len(every):
         _check_cheap_parts(path, [f for f in every if f not in set(files)], len(nested) <= 1)
     _check_values(path, every, nested, {f: s.names for f, s in zip(every, schemas)})
@@ -236,13 +238,15 @@ def _first_sentence(e: Exception, most: int = 100) -> str:
 
 
 def load_manifest(path: str | Path) -> dict:
-    """The experiment's manifest as the runner writes it (``_manifest.json``; empty dict if the dataset has none)."""
+    """The experiment's manifest as the runner writes it (``_manifest.json``; empty dict if the dataset has none); the
+    roles it records are learned (:func:`analysis.roles.learn`) for players the registry does not know."""
     file = Path(path) / MANIFEST
     if not file.exists():
         return {}
     manifest, problem = parse_manifest(file)
     if problem:
         raise ResultsError(f"{file} is not a readable manifest ({problem})")
+    learn(manifest)
     return manifest
 
 

@@ -3,7 +3,7 @@
 A heuristic player's rows are what a study has millions of (a greedy game
 takes a twentieth of a millisecond); the solver's, the solver in phases',
 the corridor's and the mistake finder's cost seconds each, so there are few
-of them and they are read whole into pandas (:data:`analysis.stats.JUDGES`). The report
+of them and they are read whole into pandas (:func:`analysis.stats.is_judge`: by role). The report
 asks the cheap rows only for counts: win rates by any columns, two players
 or games paired deal by deal (the join runs in the engine), spans of deals,
 CPU quantiles, histograms, running rates at a few points. Only those
@@ -33,10 +33,12 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
+from sim.players.spec import EXACT, JUDGE
 
 from .frames import FrameRows
 from .picks import ALL, Only, Pick, in_list, quote
-from .stats import JUDGES, SOLVER_ONLY, UNKNOWN, UNWINNABLE, Paired, paired_of_counts
+from . import roles
+from .stats import SOLVER_ONLY, UNKNOWN, UNWINNABLE, Paired, paired_of_counts
 
 #: DuckDB's memory limit for a report, unless ``CASTLE_DUCKDB_MEMORY`` says (:func:`memory_limit`): beyond it, joins,
 #: sorts and aggregates spill to a temporary folder
@@ -97,7 +99,8 @@ class CheapRows:
         union = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
         game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {quote(SHEET)} THEN CAST(game AS VARCHAR) " \
                "ELSE CAST(game AS VARCHAR) || '@' || CAST(dialect AS VARCHAR) END"
-        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {quote(j)}" for j in JUDGES)
+        judges = roles.names(EXACT, JUDGE)  # (every role but heuristic: their rows are read whole, in pandas)
+        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {quote(j)}" for j in judges) or "FALSE"
         self._run(f"CREATE VIEW raw AS SELECT * REPLACE ({game} AS game, CAST(player AS VARCHAR) AS player, "
                      f"CAST(result AS VARCHAR) AS result, CAST(player_params AS VARCHAR) AS player_params) "
                      f"FROM ({union}) WHERE NOT ({judge})")

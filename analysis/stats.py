@@ -19,7 +19,10 @@ import pandas as pd
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.proportion import proportion_confint
 
-from sim.players.builtin import JUDGES  # (the players whose rows are exact search, not play)
+from sim.players.spec import HEURISTIC
+
+from .roles import name as player_name  # (said once, where roles read labels)
+from .roles import role
 
 ALPHA = 0.05
 KEYS = ["game", "player"]
@@ -186,11 +189,6 @@ def p_text(p: float) -> str:
     return "n/a" if p is None or np.isnan(p) else ("< 1e-300" if p < 1e-300 else f"{p:.2g}")
 
 
-def player_name(label) -> str:
-    """A player label's player, its parameters dropped: ``phased:rate=0.14`` is ``phased``."""
-    return str(label).split(":", 1)[0]
-
-
 def named(players: pd.Series, *names: str) -> pd.Series:
     """Which rows are a player of ``names``, whatever its parameters: each distinct label asked once, not each row
     (a study's million rows made asking each row the report's slowest step)."""
@@ -215,8 +213,9 @@ def solver_mask(players: pd.Series) -> pd.Series:
 
 
 def is_judge(player: str) -> bool:
-    """Is this the label of a player whose rows are read whole (:data:`JUDGES`)?"""
-    return player_name(player) in JUDGES
+    """Is this the label of a player whose rows are read whole: an exact player's or a judge's, any role but
+    heuristic (:mod:`analysis.roles`)?"""
+    return role(player) != HEURISTIC
 
 
 #: a deal's difficulty when no rung of the ladder wins it, by the solver's verdict (:func:`analysis.ladder.verdicts`):
@@ -227,8 +226,8 @@ UNKNOWN = "unknown"
 
 
 def player_mask(players: pd.Series) -> pd.Series:
-    """Which rows are a heuristic player's (any label but a judge's, :data:`JUDGES`), asked once per distinct label."""
-    return ~named(players, *JUDGES)
+    """Which rows are a heuristic player's (any label but a judge's, :func:`is_judge`), asked once per distinct label."""
+    return ~players.isin([p for p in players.unique() if is_judge(p)])
 
 
 def players_by_strength(df: pd.DataFrame) -> list[str]:

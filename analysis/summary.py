@@ -6,7 +6,7 @@ and count is :func:`analysis.designs.estimates`' (the report's answer and the
 README read the same), every paired difference :mod:`analysis.compare`'s
 functions (:func:`paired`); this module only gathers them by game, with the
 seeds and deals they rest on, the judges apart (they judge deals, they do not
-play them: :data:`analysis.stats.JUDGES`), and whether a run is still going
+play them: their role, :mod:`analysis.roles`), and whether a run is still going
 (:func:`analysis.load.unfinished`, as the README's progress line says it).
 """
 
@@ -16,10 +16,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from sim.players.spec import JUDGE
+
 from .compare import span_text
 from .designs import SETTLE, Estimate, estimates, exact_mask
 from .load import unfinished
 from .picks import in_list
+from .roles import role
 from .stats import is_judge, player_name
 from .winnability import PERFECT
 
@@ -69,7 +72,7 @@ def lines(df: pd.DataFrame, cheap, held: dict[str, dict]) -> list[Line]:
         if not perfect and is_judge(e.player):  # (a solver run's estimate is in perfect play's)
             continue
         by_game.setdefault(e.game, []).append(_line(e, "perfect play" if perfect else "player", spans.get(key), going.get(key)))
-    judged = df[df.player.map(lambda p: player_name(p) in ("corridor", "mistakes"))] if len(df) else df
+    judged = df[df.player.map(lambda p: role(p) == JUDGE)] if len(df) else df
     for (game, player), g in judged.groupby(["game", "player"], observed=True, sort=True):
         seeds, span = spans[(game, player)]
         by_game.setdefault(str(game), []).append(Line(str(game), str(player), "judge", "judges each deal", len(g), None, None,

@@ -777,7 +777,7 @@ CASES_B = [
     ([*HW, "--halfwidth", "30", "--out", "hw-bad"], "hw-bad/_design.json is not a readable design (design 1: its first is \"200\")"),
     ([*HW, "--halfwidth", "30", "--out", "hw-deep"], "hw-deep/_design.json is not a readable design (nested too deep)"),
     (["run", "--game", "bc", "--unknowns-of", "data/small", "--out", "data/new"],
-     "--unknowns-of: 'data/small' holds no exact run (solver, phased, settle) of beleaguered-castle"),  # was: "0 games played", exit 0
+     "--unknowns-of: 'data/small' holds no exact run (solver, settle, phased) of beleaguered-castle"),  # was: "0 games played", exit 0
     # small things
     (["explain", "sa", "1", "--budget-seconds", "-1"], "--budget-seconds bounds the solver's CPU a deal: it goes with --solve"),
     (["explain", "sa", "1", "--solve", "--budget-seconds", "-1"], "--budget-seconds must be more than 0"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
-from .spec import MAX_MOVES_PARAM, Param, PlayerSpec
+from .spec import EXACT, JUDGE, MAX_MOVES_PARAM, Param, PlayerSpec
 
 #: the evaluation's weights (:func:`sim.kernels.evaluate.evaluate`), shared by every player that scores positions
 EVAL_PARAMS = (
@@ -158,6 +158,7 @@ SOLVER = PlayerSpec(
         Param("dead_end", 0, "1: a position from which no card can ever go home again is proved lost at once (pruning rule 5)", lo=0, hi=1),
     ),
     play_deal="sim.solver.player:play_deal",
+    role=EXACT,
     version=2,
     extra_columns=(("nodes", "int64"), ("bases_won", "int16"), ("bases_unknown", "int16"), ("most_home", "int8")),
     check=_check_solver,
@@ -180,6 +181,7 @@ SETTLE = PlayerSpec(
         *_DEEP_TAIL,
     ),
     play_deal="sim.solver.player:settle_deal",
+    role=EXACT,
     extra_columns=(("nodes", "int64"),),
     check=_check_solver,
 )
@@ -218,6 +220,7 @@ PHASED = PlayerSpec(
         *_DEEP_TAIL,
     ),
     play_deal="sim.solver.phased:play_deal",
+    role=EXACT,
     extra_columns=(("nodes", "int64"), ("phase", "int8"), ("left", "bool")),
     check=_check_phased,
 )
@@ -234,6 +237,7 @@ CORRIDOR = PlayerSpec(
         Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
     ),
     play_deal="sim.solver.corridor:play_deal",
+    role=JUDGE,
     extra_columns=(("nodes", "int64"), ("difficulty", "float32"), ("decisions", "int16"), ("critical", "int16"),
                    ("questions", "int32"), ("searched", "int32"), ("unknown_moves", "int32"), ("question_nodes", "int64")),
     check=_check_solver,
@@ -250,13 +254,10 @@ MISTAKES = PlayerSpec(
         Param("table_size", DEFAULT_TABLE_SIZE, "transposition table capacity (slots; 16 bytes each)"),
     ),
     play_deal="sim.solver.mistakes:play_deal",
+    role=JUDGE,
     extra_columns=(("nodes", "int64"), ("review", "string")),
     check=_check_solver,
 )
 
 BUILTIN_PLAYERS: tuple[PlayerSpec, ...] = (RANDOM, GREEDY, STRATEGIST, LOOKAHEAD, BEAM, ROLLOUT, NMCS, HIDDEN, SOLVER, SETTLE,
                                            PHASED, CORRIDOR, MISTAKES)
-#: players whose rows are exact search, not play: the solver, the solver again on others' unknowns, the solver in
-#: phases (a design's strata), the corridor (a won deal's every move judged) and the mistake finder; none is a rung
-#: of the ladder or a player beside the others
-JUDGES = tuple(p.name for p in (SOLVER, SETTLE, PHASED, CORRIDOR, MISTAKES))

@@ -84,6 +84,18 @@ def is_builtin(spec: PlayerSpec) -> bool:
     return spec.source is None and spec.name in _BUILTIN and _PLAYERS.get(spec.name) is spec
 
 
+def role_of(name: str) -> str | None:
+    """The role (:data:`~.spec.ROLES`) of the registered player ``name`` (a label's name: ``phased`` of
+    ``phased:rate=0.1``), or None for a name the registry does not know (a file's player, a plug-in not installed)."""
+    spec = registry().get(str(name).split(":", 1)[0].strip().lower())
+    return None if spec is None else spec.role
+
+
+def names_of(*roles: str) -> list[str]:
+    """The registered players whose role is one of ``roles``, in the registry's order."""
+    return [name for name, spec in registry().items() if spec.role in roles]
+
+
 def find_player(name: str) -> PlayerSpec:
     """The spec of a registered player, or of a player in a file or module (``my_players.py:Name``, :mod:`.sources`)."""
     if is_reference(name):

@@ -77,6 +77,13 @@ class Param:
         return out
 
 
+#: what a player's rows are, the role its spec gives it (:attr:`PlayerSpec.role`): a heuristic plays to win (its rows
+#: are cheap and many: the ladder); an exact player gives each deal a verdict, won, lost or unknown (the solver, in
+#: phases, again on others' unknowns: perfect play's rows); a judge judges a deal's moves rather than play to win
+#: (the corridor, the mistake finder). Analysis reads rows by role, never by a list of names.
+HEURISTIC, EXACT, JUDGE = "heuristic", "exact", "judge"
+ROLES = (HEURISTIC, EXACT, JUDGE)
+
 MAX_MOVES_PARAM = Param("max_moves", DEFAULT_MAX_MOVES, "move cap: the game is given up after this many moves", lo=1)
 
 
@@ -104,7 +111,8 @@ class PlayerSpec:
     own code; their ``extra_columns`` (name, Arrow type name) are added to
     the result rows from ``GameRecord.extra``. ``check(params)`` returns
     what is wrong with a set of values. ``version`` is bumped whenever the
-    player's games change; it is in every row.
+    player's games change; it is in every row. ``role`` (one of :data:`ROLES`)
+    says what its rows are; a run's manifest records it beside the version.
     """
 
     name: str
@@ -119,6 +127,11 @@ class PlayerSpec:
     version: int = 1
     decide: Any = None
     source: Any = None  #: a :class:`sim.players.sources.PlayerSource`, or None (built-in and entry-point players)
+    role: str = HEURISTIC
+
+    def __post_init__(self):
+        if self.role not in ROLES:
+            raise ValueError(f"player {self.name}: role must be one of {', '.join(ROLES)}, not {self.role!r}")
 
     def __reduce__(self):
         if self.source is None:

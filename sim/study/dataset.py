@@ -143,6 +143,7 @@ _EXPERIMENT = {
     "players": lambda v: _is(v, dict) and all(_is(k, str) and _is(p, dict) and all(_is(x, int, float, str, bool, None)
                                                                                       for x in p.values()) for k, p in v.items()),
     "player_versions": lambda v: _is(v, dict) and all(_is(k, str) and _is(x, int) for k, x in v.items()),
+    "player_roles": lambda v: _is(v, dict) and all(_is(k, str) and _is(x, str) for k, x in v.items()),
     "seed": lambda v: _is(v, int) and -1 <= v <= MAX_DEAL, "deal_range": _deal_range,
     "chunk_size": lambda v: _is(v, int) and v > 0, "engine_version": lambda v: _is(v, int),
     "unknowns_of": lambda v: isinstance(v, list) and all(_is(f, str) for f in v),

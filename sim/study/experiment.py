@@ -97,6 +97,7 @@ class Experiment:
             "games": {g.full_slug: g.version for g in self.games},
             "players": {p.label: p.params for p in self.players},
             "player_versions": {p.label: p.spec.version for p in self.players},
+            "player_roles": {p.label: p.spec.role for p in self.players},  # (what its rows are; no rows depend on it)
             "seed": self.seed,
             "deal_range": [self.first, self.end],
             "chunk_size": self.chunk_size,

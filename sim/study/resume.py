@@ -113,7 +113,7 @@ def prepare(exp: Experiment, out: Path, reason: str | None = None) -> dict:
         }
     else:
         held = manifest["experiment"]
-        for section in ("games", "players", "player_versions"):
+        for section in ("games", "players", "player_versions", "player_roles"):  # (a manifest from before roles has none)
             held[section] = {**(held.get(section) or {}), **identity[section]}
         if identity.get("player_sources"):
             held["player_sources"] = {**(held.get("player_sources") or {}), **identity["player_sources"]}

@@ -31,12 +31,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..core.rules import Rules
+from ..players.registry import names_of, role_of
+from ..players.spec import EXACT
 from .dataset import MANIFEST, parse_manifest
 from .errors import ArgumentError, ExperimentError
 from .values import BadValue, check_values
 
-#: the runs whose verdicts and unknowns are read (a settle's too: what it settled is not taken again)
-EXACT_RUNS = ("solver", "phased", "settle")
 _COLUMNS = ("game", "dialect", "player", "seed", "deal", "result")
 _PARTS = "game=*/player=*/part-*.parquet"
 
@@ -58,11 +58,12 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
             if not part.is_file():  # (a FIFO would block the read for ever)
                 raise ArgumentError("{unknowns_of}: {part} is named as a Parquet part but is not a file; move it out",
                                     part=str(part))
-        exact_parts = [p for p in parts if _exact_player(p)]
+        recorded = _recorded_roles(parts)
+        exact_parts = [p for p in parts if _exact_player(p, recorded)]
         _check(path, exact_parts)
         exact = False
         for part in exact_parts:
-            rows = _exact_rows(part)
+            rows = _exact_rows(part, recorded)
             if rows is None:
                 continue
             for (game, dialect), g in rows[rows.seed == seed].groupby(["game", "dialect"], observed=True):
@@ -76,15 +77,34 @@ def unknown_deals(folders: list[str] | tuple[str, ...], games: tuple[Rules, ...]
                 found[name].update(g.deal[(result == "unknown") & ~left].astype(int).tolist())
         if not exact:  # (a folder of heuristic players' runs, another seed's or other games': a mistake, said)
             raise ArgumentError("{unknowns_of}: {folder} holds no exact run ({runs}) of {games} with seed {seed}: it has no "
-                                "unknowns to play", folder=repr(folder), runs=", ".join(EXACT_RUNS),
+                                "unknowns to play", folder=repr(folder), runs=", ".join(names_of(EXACT)),
                                 games=", ".join(g.full_slug for g in games), seed=seed)
     return {name: tuple(sorted(deals - settled[name])) for name, deals in found.items()}
 
 
-def _exact_player(part: Path) -> bool:
+def _recorded_roles(parts: list[Path]) -> dict[str, str]:
+    """The roles the manifests of the parts' datasets record, by player name: what says a player the registry does
+    not know is exact (a manifest from before roles records none; one that does not parse is refused by :func:`_check`
+    if its parts are read)."""
+    out: dict[str, str] = {}
+    for root in dict.fromkeys(p.parents[2] for p in parts):  # (a part lies at DATASET/game=.../player=.../part-...)
+        if (root / MANIFEST).is_file():
+            manifest, _ = parse_manifest(root / MANIFEST)
+            for label, role in ((manifest or {}).get("experiment", {}).get("player_roles") or {}).items():
+                out.setdefault(label.split(":", 1)[0], role)
+    return out
+
+
+def _is_exact(name: str, recorded: dict[str, str]) -> bool:
+    """Does the player ``name`` give verdicts: its spec's role in the registry, else the role its manifest recorded?
+    (The runs read: the solver's, the solver in phases', and a settle's: what it settled is not taken again.)"""
+    return (role_of(name) or recorded.get(name)) == EXACT
+
+
+def _exact_player(part: Path, recorded: dict[str, str]) -> bool:
     """Is ``part`` in an exact run's folder (``player=solver...``)?"""
     player = part.parent.name.removeprefix("player=")
-    return player.split("%3A", 1)[0].split(":", 1)[0] in EXACT_RUNS
+    return _is_exact(player.split("%3A", 1)[0].split(":", 1)[0], recorded)
 
 
 def _check(folder: Path, parts: list[Path]) -> None:
@@ -113,9 +133,9 @@ def _check(folder: Path, parts: list[Path]) -> None:
                                 folder=str(folder), problem=first[:120]) from None
 
 
-def _exact_rows(part: Path) -> pd.DataFrame | None:
+def _exact_rows(part: Path, recorded: dict[str, str]) -> pd.DataFrame | None:
     """The rows of one part, if an exact run's (a deal another run settled is not unknown); None if another player's."""
-    if not _exact_player(part):
+    if not _exact_player(part, recorded):
         return None
     try:
         names = set(pq.read_schema(part).names)
@@ -123,4 +143,5 @@ def _exact_rows(part: Path) -> pd.DataFrame | None:
         df = pq.read_table(part, columns=columns).to_pandas()
     except (OSError, ValueError, pa.ArrowException) as e:
         raise ExperimentError(f"unknowns_of: cannot read {part}: {e}") from None
-    return df[df.player.astype(str).str.split(":").str[0].isin(EXACT_RUNS)]
+    names = df.player.astype(str).str.split(":").str[0]
+    return df[names.isin([n for n in names.unique() if _is_exact(n, recorded)])]

@@ -27,8 +27,9 @@ from pathlib import Path
 from ..core.deals import MAX_DEAL, PYSOL_SEED
 from ..core.outcome import RESULTS, Result
 from ..core.rules import GAMES, SHEET, dialects_of
-from ..players.builtin import BUILTIN_PLAYERS, CORRIDOR, JUDGES, MISTAKES, PHASED
+from ..players.builtin import BUILTIN_PLAYERS, CORRIDOR, MISTAKES, PHASED
 from ..players.record import COLUMNS
+from ..players.spec import HEURISTIC
 
 #: the most moves a row may say were played (the players' move cap at its highest; the solver's wins are far shorter)
 MOST_MOVES = 1_000_000
@@ -39,8 +40,10 @@ BASES = (1 << 13) - 1
 
 _EXACT = (Result.WON.value, Result.LOST.value, Result.UNKNOWN.value)
 _PLAYED = (Result.WON.value, Result.STUCK.value, Result.GAVE_UP.value)
-#: the toolkit's players that play a game move by move (a plug-in's own kind is not known: any result name is allowed it)
-_HEURISTIC = tuple(p.name for p in BUILTIN_PLAYERS if p.name not in JUDGES)
+#: the toolkit's players that play a game move by move, by their role (a plug-in's own kind is not known: any result
+#: name is allowed it), and those that give verdicts (exact players and judges: won, lost or unknown)
+_HEURISTIC = tuple(p.name for p in BUILTIN_PLAYERS if p.role == HEURISTIC)
+_JUDGES = tuple(p.name for p in BUILTIN_PLAYERS if p.role != HEURISTIC)
 
 
 def quote(text: str) -> str:
@@ -72,7 +75,7 @@ def _name_in(names) -> str:
     return f"_name IN {in_list(list(names))}"
 
 
-_JUDGE = _name_in(JUDGES)
+_JUDGE = _name_in(_JUDGES)
 _PILES = "CASE _slug " + " ".join(f"WHEN {quote(g.slug)} THEN {g.n_piles}" for g in GAMES) + " END"
 _DIALECTS = " OR ".join(f"(_slug = {quote(g.slug)} AND dialect IN {in_list((SHEET, *dialects_of(g)))})" for g in GAMES)
 _CORRIDOR_WON = f"(_name = {quote(CORRIDOR.name)} AND _won)"
@@ -212,7 +215,7 @@ def _rows(files: list[str], names: set[str]) -> str:
               f"filename = true, file_row_number = true, hive_partitioning = {str(hive).lower()})")
     return (f"SELECT *, split_part(game, '@', 1) AS _slug, CASE WHEN dialect IS NULL OR dialect = {quote(SHEET)} THEN game "
             f"ELSE game || '@' || dialect END AS _game, split_part(player, ':', 1) AS _name, "
-            f"_name IN {in_list(JUDGES)} AS _judge, result = 'won' AS _won FROM ({source})")
+            f"_name IN {in_list(_JUDGES)} AS _judge, result = 'won' AS _won FROM ({source})")
 
 
 def _cut(text: str, most: int = 60) -> str:
