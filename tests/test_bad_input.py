@@ -301,7 +301,7 @@ CASES = [
     (["run", "exps/twin-a.toml", "exps/twin-b.toml"],
      "exps/twin-a.toml and exps/twin-b.toml both write to data/twin but are different experiments (they differ in seed)"),
     # 8: twenty more, found in this round
-    (["run", "--game", "bc", "--deals", "99999999999999999999", "--out", "data/new"], "--deals must be at most 2**63-1"),
+    (["run", "--game", "bc", "--deals", "99999999999999999999", "--out", "data/new"], "--deals must be at most 2**63-2"),  # deals 1 to N: N+1 is a deal number too
     (["run", "--game", "bc", "--player", "solver:budget_nodes=99999999999999999999", "--deals", "2", "--out", "data/new"],
      "budget_nodes = 99999999999999999999 is too large (at most 2**63-1)"),
     (["run", "--game", "bc", "--deal-range", "1_0:20", "--out", "data/new"], "bad deal range '1_0:20'"),

@@ -828,7 +828,7 @@ def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, m
 
     monkeypatch.setattr(runner, "_warm_up", broken)
     out = tmp_path / "new" / "run"
-    exp = build({}, games=["bc"], players=["greedy"], deals=6, chunk_size=3)
+    exp = build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3)  # two whole chunks
     with pytest.raises(OSError):
         runner.run(exp, out)
     assert not (tmp_path / "new").exists()
@@ -837,7 +837,7 @@ def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, m
     assert len(list(out.rglob("part-*.parquet"))) == 2
     monkeypatch.setattr(runner, "_warm_up", broken)
     with pytest.raises(OSError):  # a folder holding parts keeps everything
-        runner.run(build({}, games=["bc"], players=["greedy"], deals=9, chunk_size=3), out)
+        runner.run(build({}, games=["bc"], players=["greedy"], deal_range="0:9", chunk_size=3), out)
     assert (out / "_manifest.json").exists() and len(list(out.rglob("part-*.parquet"))) == 2
 
 

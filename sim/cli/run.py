@@ -22,8 +22,8 @@ def run_cmd(
     experiments: Optional[List[Path]] = typer.Argument(None, help="experiment files (TOML), run one after the other; flags override their fields", show_default=False),
     game: Optional[List[str]] = typer.Option(None, "--game", help="a game to play (repeatable)", show_default=False),
     player: Optional[List[str]] = typer.Option(None, "--player", help="a player, e.g. lookahead:depth=3 (repeatable)", show_default=False),
-    deals: Optional[int] = typer.Option(None, help="play deals 0 to N-1", show_default=False),
-    deal_range: Optional[str] = typer.Option(None, help="play deals A to B-1, given as A:B", show_default=False),
+    deals: Optional[int] = typer.Option(None, help="play deals 1 to N (the study's numbering, as PySol's; deal 0 through --deal-range 0:N)", show_default=False),
+    deal_range: Optional[str] = typer.Option(None, help="play deals A to B-1, given as A:B (END excluded)", show_default=False),
     seed: Optional[int] = typer.Option(None, help="seed of the deals and the players' draws", show_default=False),
     chunk_size: Optional[int] = typer.Option(None, help="deals per task and per Parquet file", show_default=False),
     jobs: int = typer.Option(1, help="worker processes (loky) or local Dask workers"),
@@ -47,9 +47,10 @@ def run_cmd(
 ) -> None:
     """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume.
 
-    With --halfwidth H (or halfwidth = H in the experiment file) the deals played are chosen for the precision:
-    the deal range's start is where the pilot begins, and the run plays as many deals after it as the design needs.
-    It says its plan before the pilot and again after it; --plan says it and stops."""
+    --deals N plays deals 1 to N; --deal-range A:B plays A to B-1 (deal 0 too, from 0:N). With --halfwidth H (or
+    halfwidth = H in the experiment file) the deals played are chosen for the precision: the deal range's start is
+    where the pilot begins, and the run plays as many deals after it as the design needs. It says its plan before the
+    pilot and again after it; --plan says it and stops."""
     from ..study.experiment import ExperimentError, build, read_toml
     from ..study.paths import DATA_DIR
     from ..study.runner import run
