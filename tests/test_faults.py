@@ -847,8 +847,8 @@ def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
     from sim.study.runner import run
 
     out = tmp_path / "run"
-    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)
-    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)  # the same range: no change
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:3", chunk_size=3), out)
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:3", chunk_size=3), out)  # the same range: no change
     run(build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3), out, reason="a test's reason")
     changes = json.loads((out / "_manifest.json").read_text())["range_changes"]
     assert [(c["from"], c["to"]) for c in changes] == [(None, [0, 3]), ([0, 3], [0, 6])]
