@@ -16,7 +16,7 @@ CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 def place(tmp_path_factory) -> Path:
     """A working folder holding a small dataset, boards good and bad, and experiment files good and bad."""
     root = tmp_path_factory.mktemp("bad-input")
-    ok = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "6", "--chunk-size", "3",
+    ok = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deal-range", "0:6", "--chunk-size", "3",
                                   "--out", "data/small", "--no-progress"], cwd=root, capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     boards = root / "boards"
@@ -55,7 +55,7 @@ def place(tmp_path_factory) -> Path:
     return root
 
 
-SMALL = ["--game", "bc", "--player", "greedy", "--deals", "6", "--chunk-size", "3", "--no-progress"]  #: data/small's run
+SMALL = ["--game", "bc", "--player", "greedy", "--deal-range", "0:6", "--chunk-size", "3", "--no-progress"]  #: data/small's run: parts 0-2, 3-5
 PART = Path("game=beleaguered-castle") / "player=greedy"  #: where data/small's parts are
 
 
@@ -90,7 +90,7 @@ def _issue_31(root: Path) -> None:
     # a part of a seed-7 run copied over a part of a seed-0 dataset
     seven = root / "seven"
     for out, seed in ((data / "mixed", "0"), (seven, "7")):
-        subprocess.run(CASTLE + ["run", *SMALL[:4], "--deals", "9", "--chunk-size", "3", "--seed", seed, "--out", str(out),
+        subprocess.run(CASTLE + ["run", *SMALL[:4], "--deal-range", "0:9", "--chunk-size", "3", "--seed", seed, "--out", str(out),
                                  "--no-progress"], cwd=root, check=True, capture_output=True)
     shutil.copy(seven / PART / "part-3-5.parquet", data / "mixed" / PART / "part-3-5.parquet")
     # a part copied beside itself; a part of the same deals under another chunking; a dataset inside another
@@ -212,7 +212,7 @@ CASES = [
     (["run", "exps/badout.toml"], "out must be a folder name"),
     (["run", "exps/missing.toml", "--out", "data/new"], "no experiment file"),
     (["run", "exps/typo.toml", "exps/empty.toml", "--out", "data/new"], "--out names one results folder"),
-    (["run", "--game", "bc", "--player", "greedy", "--deals", "6", "--seed", "4", "--out", "data/small"], "different experiment"),
+    (["run", "--game", "bc", "--player", "greedy", "--deal-range", "0:6", "--seed", "4", "--out", "data/small"], "different experiment"),
     (["run", "--game", "bc", "--player", "greedy", "--deals", "3", "--out", "a-file"], "not a directory"),
     (["run", "--game", "bc", "--player", "greedy", "--deals", "3", "--out", "data/broken-manifest"], "is unreadable"),
     # castle report
@@ -275,7 +275,7 @@ CASES = [
     (["replay", "bc", "1", "--player", "greedy", "--max-moves", "99999999999999999999"], "player greedy: max_moves must be 1 to 1,000,000"),
     (["replay", "bc", "1", "--player", "random:max_moves=99999999999999999999"], "player random: max_moves must be 1 to 1,000,000"),
     # 2: data mixed or deleted silently (a part of another seed, a copy, nested datasets, a reference without perfect play)
-    (["run", *SMALL[:4], "--deals", "9", "--chunk-size", "3", "--out", "data/mixed"],
+    (["run", *SMALL[:4], "--deal-range", "0:9", "--chunk-size", "3", "--out", "data/mixed"],
      f"{PART / 'part-3-5.parquet'} is not a part of this experiment (its rows' seed is 7, this experiment's 0)"),
     (["report", "data/mixed", "--out", "reports/mixed"], "rows of seed 7, which the dataset's manifest does not name"),
     (["run", *SMALL, "--out", "data/dup"], "part-0-2-copy.parquet is not a part of this experiment (castle names its parts"),
@@ -301,7 +301,7 @@ CASES = [
     (["run", "exps/twin-a.toml", "exps/twin-b.toml"],
      "exps/twin-a.toml and exps/twin-b.toml both write to data/twin but are different experiments (they differ in seed)"),
     # 8: twenty more, found in this round
-    (["run", "--game", "bc", "--deals", "99999999999999999999", "--out", "data/new"], "--deals must be at most 2**63-1"),
+    (["run", "--game", "bc", "--deals", "99999999999999999999", "--out", "data/new"], "--deals must be at most 2**63-2"),  # deals 1 to N: N+1 is a deal number too
     (["run", "--game", "bc", "--player", "solver:budget_nodes=99999999999999999999", "--deals", "2", "--out", "data/new"],
      "budget_nodes = 99999999999999999999 is too large (at most 2**63-1)"),
     (["run", "--game", "bc", "--deal-range", "1_0:20", "--out", "data/new"], "bad deal range '1_0:20'"),

@@ -828,7 +828,7 @@ def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, m
 
     monkeypatch.setattr(runner, "_warm_up", broken)
     out = tmp_path / "new" / "run"
-    exp = build({}, games=["bc"], players=["greedy"], deals=6, chunk_size=3)
+    exp = build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3)  # two whole chunks
     with pytest.raises(OSError):
         runner.run(exp, out)
     assert not (tmp_path / "new").exists()
@@ -837,7 +837,7 @@ def test_a_new_folders_run_that_fails_before_any_part_leaves_nothing(tmp_path, m
     assert len(list(out.rglob("part-*.parquet"))) == 2
     monkeypatch.setattr(runner, "_warm_up", broken)
     with pytest.raises(OSError):  # a folder holding parts keeps everything
-        runner.run(build({}, games=["bc"], players=["greedy"], deals=9, chunk_size=3), out)
+        runner.run(build({}, games=["bc"], players=["greedy"], deal_range="0:9", chunk_size=3), out)
     assert (out / "_manifest.json").exists() and len(list(out.rglob("part-*.parquet"))) == 2
 
 
@@ -847,8 +847,8 @@ def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
     from sim.study.runner import run
 
     out = tmp_path / "run"
-    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)
-    run(build({}, games=["bc"], players=["greedy"], deals=3, chunk_size=3), out)  # the same range: no change
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:3", chunk_size=3), out)
+    run(build({}, games=["bc"], players=["greedy"], deal_range="0:3", chunk_size=3), out)  # the same range: no change
     run(build({}, games=["bc"], players=["greedy"], deal_range="0:6", chunk_size=3), out, reason="a test's reason")
     changes = json.loads((out / "_manifest.json").read_text())["range_changes"]
     assert [(c["from"], c["to"]) for c in changes] == [(None, [0, 3]), ([0, 3], [0, 6])]

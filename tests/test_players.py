@@ -337,4 +337,4 @@ def test_entry_point_players_are_found_listed_played_and_run(tmp_path: Path):
     import pandas as pd
 
     df = pd.read_parquet(out)
-    assert sorted(df.deal) == list(range(6)) and set(df.player) == {"first"}
+    assert sorted(df.deal) == list(range(1, 7)) and set(df.player) == {"first"}

@@ -152,6 +152,37 @@ def test_a_settle_in_an_experiment_file_that_names_no_player_is_one_line_and_exi
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("flags, fields, words", [
+    (["--halfwidth", "1", "--pilot", "50"], "halfwidth = 1\npilot = 50\n", "--pilot must be at least 100 deals, got 50"),
+    (["--halfwidth", "60"], "halfwidth = 60\n", "--halfwidth must be from 0.01 to 50 points"),
+    (["--halfwidth", "1", "--cpu-hours", "-1"], "halfwidth = 1\ncpu_hours = -1\n", "--cpu-hours must be above 0, got -1"),
+    (["--pilot", "200"], "pilot = 200\n", "--cpu-hours, --pilot and --settle (cpu_hours, pilot, settle) go with --halfwidth"),
+])
+def test_a_precision_asked_by_flags_or_by_the_file_gets_the_same_check_and_line(tmp_path, flags, fields, words):
+    """The rules of a run to a half-width live where the experiment is built (sim/study/halfwidth.py), not in the
+    command line: an experiment file's fields and the flags are refused alike, in one line, before anything is written."""
+    head = 'name = "x"\ngames = ["beleaguered-castle"]\ndeal_range = "100:200"\nplayers = ["phased"]\n'
+    (tmp_path / "e.toml").write_text(head + fields)
+    (tmp_path / "f.toml").write_text(head)
+    for args in ([str(tmp_path / "e.toml")], [str(tmp_path / "f.toml"), *flags]):
+        r = _castle("run", *args, "--out", str(tmp_path / "out"), cwd=tmp_path)
+        assert r.returncode == 2 and words in r.stderr and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+        assert not (tmp_path / "out").exists()
+
+
+def test_the_library_says_a_precisions_rules_in_its_own_words():
+    from sim.study.errors import ArgumentError
+    from sim.study.halfwidth import PILOT_DEALS, build_run
+
+    exp, want = build_run({"games": ["bc"], "deal_range": "1:2", "halfwidth": 2})
+    assert [p.name for p in exp.players] == ["phased"] and want.args == (2, None, PILOT_DEALS, "settle", False)
+    assert build_run({"games": ["bc"]}, players=["greedy"])[1] is None
+    with pytest.raises(ArgumentError, match="the pilot must be at least 100 deals, got 5"):
+        build_run({"games": ["bc"], "halfwidth": 2, "pilot": 5})
+    with pytest.raises(ArgumentError, match="plan_only goes with the half-width"):
+        build_run({"games": ["bc"]}, plan=True)
+
+
 def test_blocks_are_a_twentieth_of_the_plan_and_give_every_worker_deals():
     assert blocks(400_000, 5000, 2) == (20_000, 5000)  # the published shape: chunks as asked
     assert blocks(400_000, 5000, 64) == (20_000, 157)  # a cluster: two chunks a worker in every block

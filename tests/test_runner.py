@@ -66,12 +66,12 @@ def test_dataset_layout_schema_and_manifest(tmp_path, reference):
     assert df.loc[df.game == "selective-castle", "base_rank"].notna().any()
     assert (df.elapsed_us >= 0).all() and df.cards_home.between(0, 52).all()
     parts = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.parquet"))
-    assert "game=streets-and-alleys/player=greedy/part-0-14.parquet" in parts
-    assert "game=selective-castle/player=random%3Amax_moves%3D200/part-30-39.parquet" in parts
+    assert "game=streets-and-alleys/player=greedy/part-1-14.parquet" in parts  # deals 1-40, chunks at multiples of 15
+    assert "game=selective-castle/player=random%3Amax_moves%3D200/part-30-40.parquet" in parts
     import json
 
     manifest = json.loads((out / MANIFEST).read_text())
-    assert manifest["experiment"]["deal_range"] == [0, 40] and manifest["finished"]
+    assert manifest["experiment"]["deal_range"] == [1, 41] and manifest["finished"]
     assert {"package_version", "git_commit", "started"} <= set(manifest)
 
 
@@ -138,7 +138,7 @@ def test_progress_comes_while_a_chunk_is_played_and_its_rows_are_those_of_the_wh
     monkeypatch.setattr(workers, "Progress", Bar)
     if jobs == 1:
         monkeypatch.setattr(rows_module, "REPORT_SECONDS", 0.0)  # in this process, so a report after every deal
-    exp = build({}, games=["sa"], players=["lookahead:depth=2", "solver:budget_nodes=2000"], deals=30, chunk_size=30)
+    exp = build({}, games=["sa"], players=["lookahead:depth=2", "solver:budget_nodes=2000"], deal_range="0:30", chunk_size=30)
     out = tmp_path / "run"
     assert run(exp, out, jobs=jobs).finished
     counts = [n for n, _, _ in updates]
@@ -171,7 +171,7 @@ def test_play_rows_in_steps_gives_the_rows_of_one_go(monkeypatch):
 
 def test_resume_after_kill_9_completes_every_deal_exactly_once(tmp_path):
     out = tmp_path / "run"
-    cmd = CASTLE + ["run", "--game", "sa", "--player", "lookahead:depth=2", "--player", "random", "--deals", "600",
+    cmd = CASTLE + ["run", "--game", "sa", "--player", "lookahead:depth=2", "--player", "random", "--deal-range", "0:600",
                     "--chunk-size", "20", "--out", str(out), "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.time() + 60
@@ -252,7 +252,7 @@ def test_an_experiment_grows_by_deals_players_and_games_without_playing_a_deal_t
     import json
 
     held = json.loads((out / MANIFEST).read_text())["experiment"]
-    assert held["deal_range"] == [0, 40] and set(held["players"]) == set(PLAYERS) and set(held["games"]) == set(GAMES)
+    assert held["deal_range"] == [1, 41] and set(held["players"]) == set(PLAYERS) and set(held["games"]) == set(GAMES)
 
 
 def test_a_damaged_part_is_played_again_and_said(tmp_path, reference):
@@ -304,7 +304,7 @@ def test_a_python_player_with_its_own_columns(tmp_path):
     run(exp, tmp_path / "run", jobs=2)
     df = rows(tmp_path / "run")
     whole = df[df.player.str.startswith("test-whole")]
-    assert list(whole.nodes) == [d * 10 for d in range(12)]
+    assert list(whole.nodes) == [d * 10 for d in range(1, 13)]
     assert df.loc[df.player.str.startswith("random"), "nodes"].isna().all()
     # the compiled random player and its Python loop give the same games
     cols = ["deal", "result", "moves", "cards_home", "max_empty_piles", "positions"]
@@ -321,9 +321,26 @@ def test_experiment_file_and_flag_overrides(tmp_path):
     assert (exp.name, exp.seed, exp.first, exp.end) == ("e", 4, 10, 30)
     assert exp.players[0].label == "lookahead:depth=2,width=3"
     exp = build(read_toml(f), deals=5, players=["greedy"], seed=1)
-    assert (exp.first, exp.end, exp.seed, exp.players[0].label) == (0, 5, 1, "greedy")
+    assert (exp.first, exp.end, exp.seed, exp.players[0].label) == (1, 6, 1, "greedy")
     default = build(read_toml(Path(__file__).parents[1] / "experiments" / "default.toml"))
     assert {p.name for p in default.players} == {"random", "greedy", "strategist", "lookahead"} and len(default.games) == 3
+
+
+def test_a_count_of_deals_is_deals_1_to_n_and_a_range_from_0_still_plays_deal_0(tmp_path):
+    """One convention (the study's files and PySol's game numbers): ``--deals 5`` and ``deals = 5`` play deals 1-5;
+    ``deal_range = "0:5"`` plays 0-4 (END excluded)."""
+    flags = tmp_path / "flags"
+    r = subprocess.run(CASTLE + ["run", "--game", "bc", "--player", "greedy", "--deals", "5", "--out", str(flags),
+                                 "--no-progress"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert sorted(pd.read_parquet(flags).deal) == [1, 2, 3, 4, 5]
+    (tmp_path / "count.toml").write_text('games = ["bc"]\nplayers = ["greedy"]\ndeals = 5\n')
+    (tmp_path / "zero.toml").write_text('games = ["bc"]\nplayers = ["greedy"]\ndeal_range = "0:5"\n')
+    count, zero = (build(read_toml(tmp_path / f"{n}.toml"), from_file=True) for n in ("count", "zero"))
+    assert (count.first, count.end) == (1, 6) and (zero.first, zero.end) == (0, 5)
+    run(zero, tmp_path / "zero", jobs=1, progress=False)
+    assert sorted(pd.read_parquet(tmp_path / "zero").deal) == [0, 1, 2, 3, 4]
+    assert (build({}).first, build({}).n_deals) == (1, 1000)  # nothing said: deals 1 to 1,000
 
 
 BAD = [

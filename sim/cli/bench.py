@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from . import options
 from ..core.jsontext import dumps
 
 
@@ -16,10 +17,10 @@ MAX_DEALS, MAX_REFERENCE_DEALS, MAX_MOVES = 1_000_000, 100_000, 1_000_000
 
 
 def bench(
-    deals: int = typer.Option(2000, min=1, max=MAX_DEALS, help="deals per game for the compiled engine"),
-    reference_deals: int = typer.Option(20, min=1, max=MAX_REFERENCE_DEALS, help="deals per game for the reference engine"),
+    deals: int = typer.Option(2000, min=1, max=MAX_DEALS, help="deals per game for the compiled engine (deals 1 to N)"),
+    reference_deals: int = typer.Option(20, min=1, max=MAX_REFERENCE_DEALS, help="deals per game for the reference engine (deals 1 to N)"),
     max_moves: int = typer.Option(1000, min=1, max=MAX_MOVES, help="move cap per playout"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object instead of the table"),
+    as_json: bool = options.as_json(help="one JSON object instead of the table"),
 ) -> None:
     """Random playouts: compiled engine against the reference engine, moves per second."""
     from ..study.bench import run_bench

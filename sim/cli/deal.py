@@ -6,7 +6,7 @@ from enum import Enum
 
 import typer
 
-from ..core.deals import DEFAULT_SEED
+from . import options
 from ..core.jsontext import dumps
 
 
@@ -37,7 +37,7 @@ def games() -> None:
 def deal(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deal: str = typer.Argument(..., help="deal number, or pysol:N for PySol FC's game N"),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    seed: int = options.seed(),
     format: Format = typer.Option(Format.text, "--format", help="text (board format) or json"),
 ) -> None:
     """Print a deal in the board text format."""

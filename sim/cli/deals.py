@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from . import options
 from ..core.jsontext import dumps
 from .errors import UserError
 
@@ -27,7 +28,7 @@ def deals(
                                        "described by what named players won of it)", show_default=False),
     count: int = typer.Option(10, "--count", min=1, help="how many deals"),
     pysol: bool = typer.Option(False, "--pysol", help="PySol FC's game numbers (open pysol:N in PySol) instead of seed 0's deals"),
-    as_json: bool = typer.Option(False, "--json", help="one JSON line per deal (with --pysol, its deal is pysol:N)"),
+    as_json: bool = options.as_json(help="one JSON line per deal (with --pysol, its deal is pysol:N)"),
     data: Optional[Path] = typer.Option(None, "--data", help="the catalogue: a folder of corridor rows [default: "
                                         "data/published here, else the checkout's]", show_default=False),
     compute: int = typer.Option(100, "--compute", min=0, help="deals to judge at most when the catalogue holds too few "

@@ -14,7 +14,7 @@ from typing import List, Optional
 
 import typer
 
-from ..core.deals import DEFAULT_SEED
+from . import options
 from ..core.jsontext import finite
 from .boards import echo_lines, game_fields, items
 from .errors import UserError
@@ -28,9 +28,9 @@ def explain_cmd(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
     board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    seed: int = options.seed(),
     reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
-    as_json: bool = typer.Option(False, "--json", help="JSON, one line per deal or board in the order given (probability in p_win; reasons as a list: "
+    as_json: bool = options.as_json(help="JSON, one line per deal or board in the order given (probability in p_win; reasons as a list: "
                                  "feature, value, usual, contribution (its SHAP value on the log-odds), points (of probability), helps, text)"),
     solve: bool = typer.Option(False, "--solve", help="also the solver's verdict and the corridor's difficulty index (slow: seconds to minutes a deal)"),
     budget_seconds: Optional[float] = typer.Option(None, help="with --solve: CPU seconds the solver spends at most on a deal "

@@ -14,8 +14,8 @@ from typing import List, Optional
 
 import typer
 
+from . import options
 from ..core import files
-from ..core.deals import DEFAULT_SEED
 from ..core.jsontext import finite
 from .boards import Item, checked_player, each, echo_lines, game_fields, items
 from .errors import UserError
@@ -30,12 +30,12 @@ def play(
     game: str = typer.Argument(..., help="game slug or alias"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input)", show_default=False),
     board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
-    player: Optional[str] = typer.Option(None, help="player and parameters, e.g. greedy or lookahead:depth=3 (see `castle players`) [default: random]", show_default=False),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
+    player: Optional[str] = options.player(),
+    seed: int = options.seed(draws=True),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     show: bool = typer.Option(False, "--show", help="draw the board before and after (one deal, as text)"),
-    jobs: int = typer.Option(1, min=1, help="processes playing at once (several deals or boards)"),
-    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text; with --review, "
+    jobs: int = options.jobs("processes playing at once (several deals or boards)"),
+    as_json: bool = options.as_json(help="JSON (one line per deal or board) instead of text; with --review, "
                                  "moves are numbered from 1 (first_mistake, critical), as the text says them"),
     review: bool = typer.Option(False, "--review", help="the solver judges the game: its first losing move, what would have kept the deal there, a verdict per move"),
     moves_from: Optional[str] = typer.Option(None, "--moves", metavar="FILE", help="play this move list instead of a player (one deal): moves as the board text writes them (3-7, 2-F), separated by spaces or lines, # comments; - reads standard input", show_default=False),

@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from . import options
 from ..core.jsontext import dumps
 from .errors import UserError
 
@@ -18,13 +19,13 @@ def register(app: typer.Typer) -> None:
 def rate(
     player: str = typer.Argument(..., help="player and parameters, as for castle play (a built-in, path/to/file.py:Name "
                                  "or package.module:Name)"),
-    game: str = typer.Option(..., "--game", help="game slug or alias (one the ladder of the shipped study played)"),
+    game: str = options.game(help="game slug or alias (one the ladder of the shipped study played)"),
     deals: int = typer.Option(300, "--deals", min=20, max=100_000, help="how many of the rated deals to play (the first "
                               "by number): the interval narrows as one over their square root"),
-    jobs: int = typer.Option(1, "--jobs", min=1, help="processes playing at once"),
+    jobs: int = options.jobs(),
     data: Optional[Path] = typer.Option(None, "--data", help="the study whose ladder sets the scale [default: "
                                         "data/published here, else the checkout's]", show_default=False),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object instead of text"),
+    as_json: bool = options.as_json(help="one JSON object instead of text"),
 ) -> None:
     """Rate PLAYER on the scale of deals and players (analysis/ratings.py: a Rasch model of the ladder's wins, in Elo's
     points, the rung beam:budget=1000000 at 1500): it plays the first N deals of seed 0 the ladder rated (winnable

@@ -8,8 +8,8 @@ from typing import Optional
 
 import typer
 
+from . import options
 from ..core import files
-from ..core.deals import DEFAULT_SEED
 from .boards import check_seed, checked_player
 from .errors import UserError
 from .show import check_out
@@ -22,10 +22,10 @@ def register(app: typer.Typer) -> None:
 def replay(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deal: str = typer.Argument(..., help="deal number or pysol:N"),
-    player: Optional[str] = typer.Option(None, "--player", help="player and parameters, e.g. greedy or solver:budget_seconds=10 (see `castle players`); or --moves", show_default=False),
+    player: Optional[str] = options.player(help="player and parameters, e.g. greedy or solver:budget_seconds=10 (see `castle players`); or --moves"),
     moves_from: Optional[str] = typer.Option(None, "--moves", metavar="FILE", help="replay this move list instead of a player's game: moves as the board text writes them (3-7, 2-F), separated by spaces or lines, # comments; - reads standard input", show_default=False),
     review: bool = typer.Option(False, "--review", help="the solver judges the game: every move coloured by its verdict, the first losing move marked with what would have kept the deal, a won game's critical moves"),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering and the player's draws"),
+    seed: int = options.seed(draws=True),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="the page to write, FILE.html [default: replay-GAME-DEAL-PLAYER.html here]", show_default=False),
     tidy: bool = typer.Option(True, "--tidy/--no-tidy", help="show a solver's win tidied for reading (moves that go nowhere taken out; the result is the same), or its line as found"),

@@ -9,6 +9,7 @@ from typing import List, Optional
 
 import typer
 
+from . import options
 from .errors import Interrupted, UserError, terminate_as_interrupt
 
 
@@ -20,13 +21,13 @@ def register(app: typer.Typer) -> None:
 
 def run_cmd(
     experiments: Optional[List[Path]] = typer.Argument(None, help="experiment files (TOML), run one after the other; flags override their fields", show_default=False),
-    game: Optional[List[str]] = typer.Option(None, "--game", help="a game to play (repeatable)", show_default=False),
-    player: Optional[List[str]] = typer.Option(None, "--player", help="a player, e.g. lookahead:depth=3 (repeatable)", show_default=False),
-    deals: Optional[int] = typer.Option(None, help="play deals 0 to N-1", show_default=False),
-    deal_range: Optional[str] = typer.Option(None, help="play deals A to B-1, given as A:B", show_default=False),
-    seed: Optional[int] = typer.Option(None, help="seed of the deals and the players' draws", show_default=False),
+    game: Optional[List[str]] = options.games(),
+    player: Optional[List[str]] = options.players(),
+    deals: Optional[int] = options.deals(),
+    deal_range: Optional[str] = options.deal_range(),
+    seed: Optional[int] = options.seed(None, draws=True),
     chunk_size: Optional[int] = typer.Option(None, help="deals per task and per Parquet file", show_default=False),
-    jobs: int = typer.Option(1, help="worker processes (loky) or local Dask workers"),
+    jobs: int = options.jobs("worker processes (loky) or local Dask workers", least=None),
     out: Optional[Path] = typer.Option(None, help="results directory [default: the file's out, else data/<experiment name>, relative to here]", show_default=False),
     backend: str = typer.Option("loky", help="loky (this machine) or dask"),
     scheduler: Optional[str] = typer.Option(None, help="Dask scheduler address (default: a local cluster)", show_default=False),
@@ -47,50 +48,44 @@ def run_cmd(
 ) -> None:
     """Play an experiment (games x players x deals) into a Parquet dataset; rerun to resume.
 
-    With --halfwidth H (or halfwidth = H in the experiment file) the deals played are chosen for the precision:
-    the deal range's start is where the pilot begins, and the run plays as many deals after it as the design needs.
-    It says its plan before the pilot and again after it; --plan says it and stops."""
-    from ..study.experiment import ExperimentError, build, read_toml
+    --deals N plays deals 1 to N; --deal-range A:B plays A to B-1 (deal 0 too, from 0:N). With --halfwidth H (or
+    halfwidth = H in the experiment file) the deals played are chosen for the precision: the deal range's start is
+    where the pilot begins, and the run plays as many deals after it as the design needs. It says its plan before the
+    pilot and again after it; --plan says it and stops."""
+    from ..study.experiment import ExperimentError, read_toml
+    from ..study.halfwidth import build_run
     from ..study.paths import DATA_DIR
     from ..study.runner import run
 
     if out is not None and experiments and len(experiments) > 1:
         raise UserError("--out names one results folder: give one experiment file with it")
-    if (cpu_hours is not None or pilot is not None or settle is not None) and halfwidth is None and not experiments:
-        raise UserError("--cpu-hours, --pilot and --settle go with --halfwidth")
-    if plan and halfwidth is None and not experiments:
-        raise UserError("--plan goes with --halfwidth: it says what a run to a half-width will do and cost")
-    if halfwidth is not None and not experiments and not player:
-        player = ["phased"]  # the one player a design can be made of: no need to name it
-    if unknowns_of and halfwidth is not None:
-        raise UserError("--unknowns-of plays the deals a run left unknown, not a design: it does not go with --halfwidth")
-    if unknowns_of and not experiments and not player:
-        player = ["settle"]  # the player made for them
+    files = experiments or []
     try:
-        tables = [read_toml(f) for f in experiments] if experiments else [{}]
+        tables = [read_toml(f) for f in files] if files else [{}]
         if unknowns_of:
             tables = [t | {"unknowns_of": [str(f) for f in unknowns_of]} for t in tables]
-        precision = [{k: t.pop(k) for k in PRECISION_KEYS if k in t} for t in tables]
-        built = [build(t, games=game, players=player, deals=deals, deal_range=deal_range, seed=seed, chunk_size=chunk_size,
-                       from_file=bool(experiments)) for t in tables]
-        if plan and any((halfwidth if halfwidth is not None else t.get("halfwidth")) is None for t in precision):
-            raise UserError("--plan goes with --halfwidth (halfwidth): it says what a run to a half-width will do and cost")
-        targets = [out or (Path(exp.out) if exp.out else DATA_DIR / exp.name) for exp in built]
-        _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, experiments or [], settle)
-        for exp, asked, target in zip(built, precision, targets):
-            h = halfwidth if halfwidth is not None else asked.get("halfwidth")
-            if h is None and exp.unknowns_of and not exp.n_games:  # (a rerun finding every unknown settled: done, not wrong)
+        built = []
+        for k, table in enumerate(tables):  # every experiment checked before any is played: a bad second file must not
+            try:                            # stop a call half done
+                built.append(build_run(table, halfwidth=halfwidth, cpu_hours=cpu_hours, pilot=pilot, settle=settle, plan=plan,
+                                       games=game, players=player, deals=deals, deal_range=deal_range, seed=seed,
+                                       chunk_size=chunk_size, from_file=bool(files)))
+            except ExperimentError as e:
+                raise UserError(f"{_where(files, k)}{_flagged(e)}") from None
+        targets = [out or (Path(exp.out) if exp.out else DATA_DIR / exp.name) for exp, _ in built]
+        _check_all(built, targets, files)
+        for (exp, want), target in zip(built, targets):
+            if want is None and exp.unknowns_of and not exp.n_games:  # (a rerun finding every unknown settled: done, not wrong)
                 typer.echo(f"castle run: nothing to play: the exact runs of {', '.join(exp.unknowns_of)} left no deal of "
                            f"{', '.join(g.full_slug for g in exp.games)} unknown that is not solved already", err=True)
                 continue
-            if h is None:
+            if want is None:
                 _say(run(exp, target, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress))
                 continue
             from ..precision import run_to_halfwidth
 
-            for summary in run_to_halfwidth(exp, target, *_precision(h, asked, cpu_hours, pilot, settle),
-                                            say=lambda line: typer.echo(line, err=not plan), plan_only=plan, jobs=jobs,
-                                            backend=backend, scheduler=scheduler, progress=progress):
+            for summary in run_to_halfwidth(exp, target, *want.args, say=lambda line: typer.echo(line, err=not plan),
+                                            plan_only=plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress):
                 if summary is not None:
                     _say(summary)
     except (ExperimentError, TypeError, ValueError) as e:
@@ -101,7 +96,7 @@ def run_cmd(
 #: how ``castle run`` names the runner's arguments in its messages: by its flags (the runner names them in its words)
 FLAGS = {"jobs": "--jobs", "scheduler": "--scheduler", "dask": "--backend dask", "out": "--out", "halfwidth": "--halfwidth",
          "cpu_hours": "--cpu-hours", "pilot": "--pilot", "settle": "--settle", "deals": "--deals", "deal_range": "--deal-range",
-         "unknowns_of": "--unknowns-of"}
+         "unknowns_of": "--unknowns-of", "plan": "--plan"}
 
 
 def _flagged(error: Exception) -> str:
@@ -111,11 +106,12 @@ def _flagged(error: Exception) -> str:
     return error.worded(FLAGS) if isinstance(error, ArgumentError) else str(error)
 
 
-#: the experiment file's fields that ask for a precision instead of a deal range (they are not part of its identity)
-PRECISION_KEYS = ("halfwidth", "cpu_hours", "pilot", "settle")
+def _where(files, k: int) -> str:
+    """Which file a message is about, when the call gives several."""
+    return f"{files[k]}: " if len(files) > 1 else ""
 
 
-def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, settle=None) -> None:
+def _check_all(built, targets, files) -> None:
     """Every experiment of the call checked against its results folder, and against the others, before any is played:
     a bad second file must not stop a call half done."""
     from ..kernels.legal import ENGINE_VERSION
@@ -124,29 +120,23 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, se
     from ..study.resume import check, conflict
 
     seen: dict[Path, int] = {}
-    for k, (exp, target, asked) in enumerate(zip(built, targets, precision)):
-        where = f"{files[k]}: " if len(files) > 1 else ""
-        h = halfwidth if halfwidth is not None else asked.get("halfwidth")
-        if h is None and (cpu_hours is not None or pilot is not None or settle is not None or asked):
-            raise UserError(f"{where}--cpu-hours, --pilot and --settle (cpu_hours, pilot, settle) go with --halfwidth (halfwidth)")
-        if h is not None and exp.unknowns_of:
-            raise UserError(f"{where}unknowns_of plays the deals a run left unknown, not a design: it does not go with "
-                            "--halfwidth (halfwidth)")
-        if h is not None:  # the whole request and the folder, before any pilot is played
-            from ..precision.folder import check_request
+    for k, ((exp, want), target) in enumerate(zip(built, targets)):
+        where = _where(files, k)
+        try:
+            if want is not None:  # the whole request and the folder, before any pilot is played
+                from ..precision.folder import check_request
 
-            try:
-                check_request(exp, target, h, *_precision(h, asked, cpu_hours, pilot, settle)[1:])
-            except ExperimentError as e:
-                raise UserError(f"{where}{_flagged(e)}") from None
+                check_request(exp, target, *want.args)
+        except ExperimentError as e:
+            raise UserError(f"{where}{_flagged(e)}") from None
         key = Path(os.path.abspath(target))
         if key in seen:
             j = seen[key]
-            other = built[j]
+            other = built[j][0]
             problem = conflict(json.loads(json.dumps(other.identity(ENGINE_VERSION))), json.loads(json.dumps(exp.identity(ENGINE_VERSION))),
                                 {p.label: {q.name: q.default for q in p.spec.all_params} for p in exp.players})
-            if problem or h is not None:
-                names = [str(files[i]) if i < len(files) else built[i].name for i in (j, k)]
+            if problem or want is not None:
+                names = [str(files[i]) if i < len(files) else built[i][0].name for i in (j, k)]
                 raise UserError(f"{names[0]} and {names[1]} both write to {target} but are different experiments "
                                 f"(they differ in {problem or 'halfwidth'}): give one of them another out")
         seen.setdefault(key, k)
@@ -155,21 +145,10 @@ def _check_all(built, targets, precision, halfwidth, cpu_hours, pilot, files, se
             raise UserError(f"{where}{target} is inside the dataset {os.path.relpath(outer)}: the outer one could not be "
                             "reported then; choose another --out")
         try:
-            if h is None:
+            if want is None:
                 check(exp, target)
         except ExperimentError as e:
             raise UserError(f"{where}{_flagged(e)}") from None
-
-
-def _precision(h, asked: dict, cpu_hours, pilot, settle) -> tuple:
-    """(half-width, CPU cap, pilot, settle player, whether it was asked for) of a run to a half-width: the flags', else
-    the experiment file's, else the defaults (checked by :func:`sim.precision.folder.check_request`)."""
-    from ..precision import PILOT_DEALS
-
-    given = settle is not None or "settle" in asked
-    return (h, cpu_hours if cpu_hours is not None else asked.get("cpu_hours"),
-            pilot if pilot is not None else asked.get("pilot", PILOT_DEALS),
-            settle if settle is not None else asked.get("settle", "settle"), given)
 
 
 def _say(summary) -> None:

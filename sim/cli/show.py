@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from . import options
 from ..core import files
 from ..core.deals import DEFAULT_SEED
 from .errors import UserError
@@ -22,7 +23,7 @@ def register(app: typer.Typer) -> None:
 def show(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deal: Optional[str] = typer.Argument(None, help="deal number or pysol:N (or give --board)", show_default=False),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    seed: int = options.seed(),
     board: Optional[str] = typer.Option(None, "--board", help="a board text file (or - for standard input) instead of a deal", show_default=False),
     move: Optional[str] = typer.Option(None, "--move", help="outline a legal move's source and target, e.g. 3-F or 1-8", show_default=False),
     out: Optional[Path] = typer.Option(None, "--out", help="write FILE.svg or FILE.png (PNG needs cairosvg) instead of SVG on standard output", show_default=False),

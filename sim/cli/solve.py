@@ -9,7 +9,7 @@ from typing import List, Optional
 
 import typer
 
-from ..core.deals import DEFAULT_SEED
+from . import options
 from ..core.jsontext import finite
 from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE
 from .boards import Item, each, echo_lines, game_fields, items
@@ -24,7 +24,7 @@ def solve_cmd(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
     board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
-    seed: int = typer.Option(DEFAULT_SEED, help="seed of the deal numbering"),
+    seed: int = options.seed(),
     budget_nodes: int = typer.Option(DEFAULT_BUDGET_NODES, help="positions to search at most, per deal"),
     budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, help="CPU seconds to search at most, per deal"),
     table_size: int = typer.Option(DEFAULT_TABLE_SIZE, help="transposition table slots (power of two; 16 bytes each; all bases together)"),
@@ -33,8 +33,8 @@ def solve_cmd(
     portfolio: bool = typer.Option(True, "--portfolio/--no-portfolio", help="give a deal unsettled after a million positions to the strongest beam once"),
     most_home: bool = typer.Option(False, "--most-home", help="also the most cards home of any reachable position (no pruning: slower)"),
     dead_end: bool = typer.Option(False, "--dead-end", help="prove at once that a position from which no card can ever go home is lost (pruning rule 5: fewer unknowns on hard deals)"),
-    jobs: int = typer.Option(1, min=1, help="processes solving at once (several deals or boards)"),
-    as_json: bool = typer.Option(False, "--json", help="JSON (one line per deal or board) instead of text"),
+    jobs: int = options.jobs("processes solving at once (several deals or boards)"),
+    as_json: bool = options.as_json(),
 ) -> None:
     """Solve deals exactly: won (with the moves), lost (proved) or unknown (budget spent).
 

@@ -28,6 +28,8 @@ DEFAULT_SEED = 0
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 MAX_DEAL = (1 << 63) - 1
+#: where a count of deals starts (N deals are deals 1 to N): the study's ranges and PySol's game numbers start there
+FIRST_DEAL = 1
 
 
 class DealError(ValueError):

@@ -35,6 +35,8 @@ joined as strata of deals (:mod:`analysis.designs`).
 
 - :mod:`.design`: what a pilot measured, Neyman's rates and the number of deals (the plan, written to
   ``_design.json``)
+- :mod:`sim.study.halfwidth`: what a run to a half-width asks (half-width, CPU cap, pilot, settle), checked where
+  its experiment is built, a file's fields and the flags alike
 - :mod:`.folder`: the request checked whole before the pilot, and the folder a rerun resumes only as its design planned
 - :mod:`.run`: the run itself: the pilot, the main run in blocks under the CPU cap, the unknowns solved again
 - :mod:`.forecast`: the plan said before anything is spent (phases, deals, CPU-hours, wall time, memory), from
@@ -42,8 +44,8 @@ joined as strata of deals (:mod:`analysis.designs`).
 - :mod:`.meter`: one progress line over the whole run, its time left reckoned from the plan
 """
 
-from .design import DESIGN, MAX_HALFWIDTH, MIN_HALFWIDTH, PILOT_DEALS, Design, Phases, allocate, check_halfwidth, measure, plan, variance_cost
-from .folder import settle_choice
+from ..study.halfwidth import MAX_HALFWIDTH, MIN_HALFWIDTH, PILOT_DEALS, check_halfwidth, settle_choice
+from .design import DESIGN, Design, Phases, allocate, measure, plan, variance_cost
 from .run import BLOCKS, SETTLED, blocks, run_to_halfwidth
 
 __all__ = ["DESIGN", "MAX_HALFWIDTH", "MIN_HALFWIDTH", "PILOT_DEALS", "BLOCKS", "SETTLED", "Design", "Phases", "allocate", "blocks",

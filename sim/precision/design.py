@@ -17,13 +17,10 @@ from ..core.jsontext import dumps
 from ..players.registry import choose_player
 from ..study.errors import ArgumentError
 from ..study.experiment import Experiment, ExperimentError
+from ..study.halfwidth import MAX_HALFWIDTH, MIN_HALFWIDTH
 
 DESIGN = "_design.json"
-PILOT_DEALS = 1000
 Z = 1.959963984540054
-MAX_HALFWIDTH = 50.0  #: points
-#: points: ±0.01 already needs about a hundred million deals (a quarter divided by (0.0001 / 1.96) squared) at rates 1
-MIN_HALFWIDTH = 0.01
 
 
 @dataclass(frozen=True)
@@ -61,12 +58,6 @@ class Design:
     unknown: float = 0.0  #: the pilot's unknown share at the full budget
     settle_cpu: float = 0.0  #: CPU seconds of solving one unknown again, as the pilot measured (0: not recorded)
     worker_mb: float = 0.0  #: the largest memory a pilot's worker reached, MB (0: not measured)
-
-
-def check_halfwidth(halfwidth: float) -> None:
-    if not MIN_HALFWIDTH <= halfwidth <= MAX_HALFWIDTH:
-        raise ArgumentError("{halfwidth} must be from {least} to {most} points (a finer one needs more deals than a machine "
-                            "plays), got {got}", least=f"{MIN_HALFWIDTH:g}", most=f"{MAX_HALFWIDTH:g}", got=f"{halfwidth:g}")
 
 
 def measure(rows, first: int, middle: int, again=None, settle_nodes: int = 0) -> Phases:

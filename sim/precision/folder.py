@@ -10,38 +10,23 @@ pilot that no plan would ever use, so it is refused, saying how to resume and ho
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 from ..core.deals import MAX_DEAL
 from ..study.dataset import LOCK, MANIFEST, check_path, read_manifest
 from ..study.errors import ArgumentError, ExperimentError
 from ..study.experiment import Experiment
-from .design import DESIGN, MAX_HALFWIDTH, MIN_HALFWIDTH, most_deals, read_design
+from ..study.halfwidth import check_values, settle_choice
+from .design import DESIGN, most_deals, read_design
 
-#: the most deals a pilot may play (it plays every unsettled deal to the full budget: a million is days of CPU)
-MAX_PILOT = 1_000_000
-MIN_PILOT = 100
 #: what a run to a half-width writes in its folder (the datasets of the pilot, main runs and unknowns solved again)
 ITS_OWN = ("pilot", "settled", DESIGN, f".{DESIGN}.tmp", LOCK)
-
-
-def _number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def check_request(exp: Experiment, out: Path, halfwidth, cpu_hours, pilot, settle, settle_given: bool = True) -> None:
     """Refuse (:class:`ArgumentError`) what a run of ``exp`` to ``halfwidth`` points cannot do in ``out``; nothing is
     written. ``settle_given``: the settle player was asked for, not a default (a rerun not asking keeps its design's)."""
-    if not _number(halfwidth) or not MIN_HALFWIDTH <= halfwidth <= MAX_HALFWIDTH:
-        raise ArgumentError("{halfwidth} must be from {least} to {most} points (a finer one needs more deals than a "
-                            "machine plays), got {got}", least=f"{MIN_HALFWIDTH:g}", most=f"{MAX_HALFWIDTH:g}", got=_shown(halfwidth))
-    if cpu_hours is not None and not (_number(cpu_hours) and cpu_hours > 0):
-        raise ArgumentError("{cpu_hours} must be above 0, got {got}", got=_shown(cpu_hours))
-    if not isinstance(pilot, int) or isinstance(pilot, bool) or not MIN_PILOT <= pilot <= MAX_PILOT:
-        low = isinstance(pilot, int) and not isinstance(pilot, bool) and pilot < MIN_PILOT
-        raise ArgumentError("{pilot} must be at least {least} deals, got {got}" if low else
-                            "{pilot} must be {least} to {most:,} deals, got {got}", least=MIN_PILOT, most=MAX_PILOT, got=_shown(pilot))
+    check_values(halfwidth, cpu_hours, pilot, settle)
     wrong = [c.label for c in exp.players if c.name != "phased"]
     if wrong:
         raise ArgumentError("{halfwidth} plans the solver in phases (player phased); {wrong} cannot settle a deal in a design "
@@ -112,29 +97,3 @@ def _check_pilot(exp: Experiment, out: Path, pilot: int) -> None:
         raise ArgumentError("{path}'s pilot plays deals {first} to {last}, not {asked}: ask {pilot} {n} and the deal range "
                             "from {first} to resume it, or choose another {out}", path=out, first=held[0], last=held[1] - 1,
                             asked=f"{exp.first} to {exp.first + pilot - 1}", n=held[1] - held[0])
-
-
-def settle_choice(text: str | bool | None):
-    """The player that solves the unknowns again (``settle``, with its parameters), or None for ``none``/empty."""
-    from ..players.registry import parse_player
-
-    if text is True:
-        text = "settle"
-    if text is None or text is False:
-        return None
-    if not isinstance(text, str):
-        raise ArgumentError("{settle} must name the player settle (with its parameters) or none, got {got}", got=repr(text))
-    if text.strip().lower() in ("", "none", "off", "false"):
-        return None
-    try:
-        choice = parse_player(text.strip())
-    except ValueError as e:
-        raise ArgumentError("{settle}: {problem}", problem=str(e)) from None
-    if choice.name != "settle":
-        raise ArgumentError("{settle} solves the unknowns again with the player settle (or none), got {got}", got=repr(text))
-    return choice
-
-
-def _shown(value) -> str:
-    text = f"{value:g}" if _number(value) and not isinstance(value, int) else repr(value) if not isinstance(value, int) else str(value)
-    return text if len(text) <= 40 else text[:40] + "…"

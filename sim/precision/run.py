@@ -9,9 +9,10 @@ from pathlib import Path
 
 from ..players.registry import choose_player
 from ..study.experiment import Experiment
+from ..study.halfwidth import PILOT_DEALS, settle_choice
 from ..study.workers import parallelism
-from .design import DESIGN, PILOT_DEALS, Design, measure, pilot_choice, plan, read_design, write_design
-from .folder import check_request, settle_choice
+from .design import DESIGN, Design, measure, pilot_choice, plan, read_design, write_design
+from .folder import check_request
 from .forecast import before_pilot, from_designs, lines, searches
 from .meter import Meter
 from .prior import worker_mb

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from ..core import reference
-from ..core.deals import DEFAULT_SEED, deal_position
+from ..core.deals import DEFAULT_SEED, FIRST_DEAL, deal_position
 from ..core.rules import GAMES, Rules
 from ..kernels import play as P
 from ..kernels.layout import rules_array
@@ -29,7 +29,7 @@ from ..players.compiled import weights
 def compiled_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:
     """Moves per second of legal moves and the move only, in the compiled kernel."""
     r = rules_array(rules)
-    ids = np.arange(deals, dtype=np.int64)
+    ids = np.arange(FIRST_DEAL, FIRST_DEAL + deals, dtype=np.int64)
     P.random_walks(r, seed, ids[:1], 10, RANDOM_PLAYER.salt)  # compile / load cache
     start = time.perf_counter()
     total = P.random_walks(r, seed, ids, max_moves, RANDOM_PLAYER.salt)
@@ -39,7 +39,7 @@ def compiled_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = D
 def play_loop_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:
     """Moves per second of the random player's whole games in the compiled play loop (hash and record too)."""
     r = rules_array(rules)
-    ids = np.arange(deals, dtype=np.int64)
+    ids = np.arange(FIRST_DEAL, FIRST_DEAL + deals, dtype=np.int64)
     out = P.game_rows(deals)
     w = weights({})
     P.play_chunk(r, RANDOM, w, seed, ids[:1], P.NO_STARTS, 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
@@ -51,7 +51,7 @@ def play_loop_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = 
 def reference_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = DEFAULT_SEED) -> float:
     """Moves per second of legal moves and the move only, in the reference engine."""
     rng = random.Random(seed)
-    positions = [deal_position(rules, d, seed) for d in range(deals)]
+    positions = [deal_position(rules, d, seed) for d in range(FIRST_DEAL, FIRST_DEAL + deals)]
     total = 0
     start = time.perf_counter()
     for pos in positions:

@@ -22,6 +22,7 @@ NAMES = {
     "deal_range": "a deal range",
     "unknowns_of": "unknowns_of",
     "settle": "settle",
+    "plan": "plan_only",
 }
 
 

@@ -9,7 +9,7 @@ A file looks like ``experiments/default.toml``::
 
     name = "default"
     seed = 0
-    deals = 2000                 # or: deal_range = "0:2000" (first:end, end excluded)
+    deals = 2000                 # deals 1 to 2000; or: deal_range = "1:2001" (FIRST:END, END excluded)
     chunk_size = 500
     games = ["streets-and-alleys", "beleaguered-castle", "selective-castle"]
 
@@ -19,6 +19,11 @@ A file looks like ``experiments/default.toml``::
     [[players]]
     name = "lookahead"
     depth = 3                    # any other key is a player parameter
+
+Deals are numbered as stored (PySol FC's game numbers, and the study's ranges, start at 1): a range
+``FIRST:END`` plays ``FIRST`` to ``END - 1``, and a count ``N`` (``deals = N``, ``--deals N``, or the
+default when neither is given) plays deals 1 to ``N``; deal 0 is played only when a range starts there
+(``deal_range = "0:N"``).
 
 ``players`` may also be a list of strings like ``"lookahead:depth=3"``; ``out``
 names the results folder (default ``data/<name>``).
@@ -38,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core import files
-from ..core.deals import DEFAULT_SEED, MAX_DEAL
+from ..core.deals import DEFAULT_SEED, FIRST_DEAL, MAX_DEAL
 from ..core.rules import STUDY_GAMES, Rules, UnknownDialectError, UnknownGameError, find_game
 from ..players.spec import PlayerChoice, UnknownPlayerError
 from ..players.registry import choose_player, parse_player
@@ -68,8 +73,8 @@ class Experiment:
     games: tuple[Rules, ...]
     players: tuple[PlayerChoice, ...]
     seed: int = DEFAULT_SEED
-    first: int = 0
-    end: int = DEFAULT_DEALS
+    first: int = FIRST_DEAL
+    end: int = FIRST_DEAL + DEFAULT_DEALS
     chunk_size: int = DEFAULT_CHUNK_SIZE
     description: str = ""
     out: str | None = None  #: the results folder the file names (relative to where the command runs), if any
@@ -262,13 +267,13 @@ def build(
     if "unknowns_of" in data and ("deals" in data or "deal_range" in data):
         raise ExperimentError("an experiment with unknowns_of plays the deals its folders left unknown: give no deals or deal_range")
     if deals is not None:
-        first, end = 0, _count(deals, "{deals}")
+        first, end = _counted(deals, "{deals}")
     elif deal_range is not None:
         first, end = parse_deal_range(deal_range)
     elif "deals" in data and "deal_range" in data:
         raise ExperimentError("the experiment file gives both deals and deal_range")
     elif "deals" in data:
-        first, end = 0, _count(_int(data["deals"], "deals"), "deals")
+        first, end = _counted(_int(data["deals"], "deals"), "deals")
     elif "deal_range" in data:
         dr = data["deal_range"]
         if isinstance(dr, list) and len(dr) == 2:
@@ -276,7 +281,7 @@ def build(
         else:
             first, end = parse_deal_range(dr)
     else:
-        first, end = 0, DEFAULT_DEALS
+        first, end = FIRST_DEAL, FIRST_DEAL + DEFAULT_DEALS
 
     seed = _int(seed if seed is not None else data.get("seed", DEFAULT_SEED), "seed")
     if not 0 <= seed <= MAX_DEAL:
@@ -331,10 +336,15 @@ def _pysol_numbering(rules, choices, first: int, seed_given: bool) -> int:
     return PYSOL_SEED
 
 
-def _count(n: int, what: str) -> int:
+def _count(n: int, what: str, most: int = MAX_DEAL) -> int:
     """``n`` checked as a count of ``what`` (an argument's field of :data:`~.errors.NAMES`, as ``"{deals}"``, or words)."""
     if n <= 0:
         raise ArgumentError(f"{what} must be positive, got {{got}}", got=n)
-    if n > MAX_DEAL:  # deals are numbered 0 to 2**63-1 (and a chunk holds no more)
-        raise ArgumentError(f"{what} must be at most 2**63-1, got {{got}}", got=n)
+    if n > most:  # deals are numbered 0 to 2**63-1 (and a chunk holds no more)
+        raise ArgumentError(f"{what} must be at most 2**63-{(1 << 63) - most}, got {{got}}", got=n)
     return n
+
+
+def _counted(n: int, what: str) -> tuple[int, int]:
+    """A count of deals as its range: deals 1 to ``n`` (the range's END, ``n + 1``, is a deal number too)."""
+    return FIRST_DEAL, FIRST_DEAL + _count(n, what, most=MAX_DEAL - FIRST_DEAL)
