@@ -45,9 +45,10 @@ published: $(STAMP)
 	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
 	$(MAKE) figures
 
-## model: retrain the models of `castle explain` (sim/explain/models/) from data/published's solver verdicts; features cached in data/explain/ (a few minutes, less once cached)
+## model: retrain the models of `castle explain` (sim/explain/models/) from data/published's solver verdicts, then those of a deal's rating from its ladder's ratings; features cached in data/explain/ (a few minutes, less once cached)
 model: $(STAMP)
 	$(BIN)/python -m analysis.explain data/published
+	$(BIN)/python -m analysis.explain_ratings data/published
 
 ## bench: engine throughput, compiled against reference
 bench: $(STAMP)

@@ -10,7 +10,8 @@ two smaller models on the same split: the layout alone, and the layout with
 the cheap players but no beam. Features are cached under
 ``data/explain/`` (git-ignored), one Parquet file a game and feature set.
 
-``python -m analysis.explain [DATA]`` (``make model``) rebuilds the shipped models and prints their table;
+``python -m analysis.explain [DATA]`` (``make model``) rebuilds the shipped models and prints their table (``make
+model`` then trains the models of a deal's rating: :mod:`analysis.explain_ratings`);
 ``python -m analysis.explain --typical`` only writes again each shipped model's usual values (what ``castle
 explain``'s points compare with: the medians of its first training deals' features, as :func:`~sim.explain.model.fit`
 takes them), in a minute, the boosters untouched.

@@ -141,31 +141,17 @@ def scores(pred: pd.DataFrame) -> pd.DataFrame:
                           "auc": auc(common[c], common.won)} for c in cols])
 
 
-#: the share of the rated deals (the highest-numbered) a layout model of ratings is judged on, never trained on
-HOLDOUT = 0.2
-
-
 def rating_before_search(scale, features: pd.DataFrame, columns: list[str], seed: int = SEED) -> dict:
-    """How well a deal's rating is predicted before any search: a LightGBM regression of the rated deals' ratings on
-    ``columns`` of ``features`` (index: deal), trained on the first 80% of the deals by number and judged on the
-    rest: the error (root mean square, points) against the mean's, and Spearman's rank correlation."""
-    import lightgbm as lgb
-    from scipy.stats import spearmanr
+    """How well a deal's rating is predicted before any search: the rating model ``make model`` ships
+    (:func:`analysis.explain_ratings.train_rating`: its split, its censored deals left out), on ``columns`` of
+    ``features`` (index: deal) alone: the held-out error (root mean square, points) against a constant's, and
+    Spearman's rank correlation."""
+    from .explain_ratings import train_rating
 
-    d = scale.deals.set_index("deal")
-    X = features.loc[d.index, columns]
-    y = d.rating.to_numpy()
-    at = np.quantile(d.index.to_numpy(), 1 - HOLDOUT)
-    train = d.index.to_numpy() <= at
-    params = {"objective": "regression", "learning_rate": 0.03, "num_leaves": 15, "min_data_in_leaf": 20,
-              "bagging_fraction": 0.8, "bagging_freq": 1, "feature_fraction": 0.8, "seed": seed, "verbose": -1,
-              "num_threads": 1, "deterministic": True}
-    booster = lgb.train(params, lgb.Dataset(X[train].to_numpy(float), y[train]), num_boost_round=300)
-    p = booster.predict(X[~train].to_numpy(float))
-    rmse = float(np.sqrt(np.mean((p - y[~train]) ** 2)))
-    mean = float(np.sqrt(np.mean((y[train].mean() - y[~train]) ** 2)))
-    return {"deals_trained": int(train.sum()), "deals_held_out": int((~train).sum()), "rmse": rmse, "rmse_mean": mean,
-            "spearman": float(spearmanr(p, y[~train]).statistic)}
+    m = train_rating(scale.game, scale.deals, features[columns], seed, variants=False)
+    h = m.holdout
+    return {"deals_trained": m.training["deals_count"], "deals_held_out": h["deals"], "rmse": h["rmse"],
+            "rmse_mean": h["rmse_mean"], "spearman": h["spearman"]}
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -540,6 +540,7 @@ def test_a_damaged_model_file_is_one_line_naming_it(place, models, name, message
 
 ZERO_CASES = [
     (["explain", "bc", "3", "--model", "/dev/zero"], None, "/dev/zero: larger than a model file may be (4 MiB)"),
+    (["explain", "bc", "3", "--rating-model", "/dev/zero"], None, "/dev/zero: larger than a model file may be (4 MiB)"),
     (["solve", "bc", "--board", "/dev/zero"], None, "/dev/zero: larger than a board file may be (64 KiB)"),
     (["show", "bc", "--board", "/dev/zero"], None, "/dev/zero: larger than a board file may be (64 KiB)"),
     (["explain", "bc", "--board", "/dev/zero"], None, "/dev/zero: larger than a board file may be (64 KiB)"),

@@ -327,9 +327,10 @@ def test_explain_text_and_solve():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("deal 5: ") and "winnable" in lines[0] and "solver: " in lines[0]
-    assert len(lines) in (4, 5) and all(line.startswith("  ") for line in lines[1:4])
-    if len(lines) == 5:  # what the points are, said once, when there are any
-        assert lines[4].startswith("points: ") and "usual deal" in lines[4]
+    assert len(lines) in (5, 6) and all(line.startswith("  ") for line in lines[1:4])
+    assert "predicted rating " in lines[0] and lines[4].startswith("rating: ")  # what a rating's ± is, said once
+    if len(lines) == 6:  # what the points are, said once, when there are any
+        assert lines[5].startswith("points: ") and "usual deal" in lines[5]
     text = castle("explain", "sa", "3", "17").stdout.splitlines()
     assert text[-1].startswith("points: how much each reason adds to (+) or takes from (−) the chance")
     reasons = [line for line in text if line.startswith("  ")]

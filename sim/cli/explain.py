@@ -3,8 +3,9 @@
 Each deal or board gets its game's calibrated probability of being
 winnable and the few features that move it most up or down, in a player's
 words, each with the points of probability it adds or takes (the chance
-less the chance were that one thing as on a usual deal of the game); a
-few milliseconds a deal. ``--solve`` puts the solver's verdict and the
+less the chance were that one thing as on a usual deal of the game), and,
+where the game has a rating model, the deal's predicted rating on the
+study's scale with its held-out error and its tier; a few milliseconds a deal. ``--solve`` puts the solver's verdict and the
 corridor's difficulty index beside it (seconds to minutes a deal).
 """
 
@@ -31,14 +32,17 @@ def explain_cmd(
     seed: int = options.seed(),
     reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
     as_json: bool = options.as_json(help="JSON, one line per deal or board in the order given (probability in p_win; reasons as a list: "
-                                 "feature, value, usual, contribution (its SHAP value on the log-odds), points (of probability), helps, text)"),
+                                 "feature, value, usual, contribution (its SHAP value on the log-odds), points (of probability), helps, text; "
+                                 "rating, rating_rmse (its held-out error, points) and tier: null where the game has no rating model)"),
     solve: bool = typer.Option(False, "--solve", help="also the solver's verdict and the corridor's difficulty index (slow: seconds to minutes a deal)"),
     budget_seconds: Optional[float] = typer.Option(None, help="with --solve: CPU seconds the solver spends at most on a deal "
                                                    "[default: 60]", show_default=False),
     model_file: Optional[str] = typer.Option(None, "--model", metavar="FILE", help="a model file (.json.gz) instead of the game's shipped one", show_default=False),
+    rating_file: Optional[str] = typer.Option(None, "--rating-model", metavar="FILE", help="a rating model file (.rating.json.gz) instead of the game's shipped one", show_default=False),
 ) -> None:
     """The calibrated probability that each deal is winnable, and what helps or stands in the way most, in points of probability."""
     from ..game import Game
+    from ..explain import rating as RM
     from ..explain.model import ModelError, load, model_for
     from ..explain.reasons import explain
 
@@ -47,13 +51,18 @@ def explain_cmd(
     todo = items(g, deals or [], board, seed)
     try:
         model = model_for(g.rules.full_slug) if model_file is None else load(model_file, g.rules)
+        rating = RM.rating_for(g.rules.full_slug) if rating_file is None else RM.load(rating_file, g.rules)
     except ModelError as e:
         raise UserError(str(e)) from None
     states = [it.state(g, seed) for it in todo]
     found = explain(g, states, model, k=reasons)
+    try:
+        ratings = RM.rated(rating, found)
+    except ModelError as e:
+        raise UserError(str(e)) from None
     rows = []
-    for item, state, e in zip(todo, states, found):
-        row = {**game_fields(g.rules), item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **e.to_dict()}
+    for item, state, e, r in zip(todo, states, found, ratings):
+        row = {**game_fields(g.rules), item.key: item.name, **({"seed": seed} if item.key == "deal" else {}), **e.to_dict(), **r}
         if solve:
             row.update(_solved(g, state, budget_seconds))
         rows.append(row)
@@ -62,6 +71,8 @@ def explain_cmd(
     if not as_json:
         for row in rows:
             typer.echo("\n".join(_text(row)))
+        if rating is not None and rows:
+            typer.echo(RM.note(rating))
         if any(r["points"] is not None for row in rows for r in row["reasons"]):
             from ..explain.words import POINTS_NOTE, POINTS_NOTE_SHAP
 
@@ -104,6 +115,8 @@ def _text(row: dict) -> list[str]:
     head = f"{name}: {_share(row['p_win'])} winnable"
     if row["certain"]:
         head += " (won by a probe: certain" + (f"; the model alone says {_share(row['p_model'])})" if row["p_model"] is not None else ")")
+    if row["rating"] is not None:
+        head += f"; predicted rating {row['rating']:,} ± {row['rating_rmse']:,} ({row['tier']})"
     if "verdict" in row:
         diff = "" if row["difficulty"] is None else f", difficulty {row['difficulty']:.1f} bits"
         head += f"; solver: {row['verdict']}{diff}"

@@ -37,7 +37,7 @@ import numpy as np
 from ..core import files
 from .effects import typical_of
 from .features import NAMES, WIN_COLUMNS, feature_hash, won_by_probe
-from .modelfile import check_fields
+from .modelfile import ModelError, check_fields, made_for, read_fields
 from .trees import checked, compact
 
 #: where the shipped models live
@@ -54,11 +54,6 @@ MAX_ROUNDS = 400
 FOLDS = 5
 #: a model's probability stays within these unless a probe won the deal (only a win is certain)
 P_FLOOR, P_CEIL = 0.001, 0.999
-
-
-class ModelError(ValueError):
-    """A model file that cannot serve: missing, unreadable, too large, a field holding what it may not, or made for
-    other rules, engine or features (one line)."""
 
 
 @dataclass
@@ -153,33 +148,18 @@ def model_path(game: str) -> Path:
 
 
 def shipped() -> list[str]:
-    """The games a model is shipped for."""
-    return sorted(p.name[: -len(".json.gz")] for p in MODELS.glob("*.json.gz"))
+    """The games a model of winnability is shipped for (a rating model, ``<game>.rating.json.gz``, is not one)."""
+    return sorted(p.name[: -len(".json.gz")] for p in MODELS.glob("*.json.gz") if not p.name.endswith(".rating.json.gz"))
 
 
 def read(path: str | Path) -> Model:
     """A model file, every field checked (:mod:`.modelfile`), but not what it was made for (:func:`load` checks)."""
-    path = Path(path)
+    d = read_fields(path, FORMAT, FORMAT_VERSION)
     try:
-        data = files.read_bytes(path, files.MODEL_FILE, "a model file")
-        d = files.loads_json(files.gunzip(data, files.MODEL_TEXT, "a model file", str(path)))
-    except FileNotFoundError:
-        raise ModelError(f"{path}: no such model file") from None
-    except files.TooLarge as e:
-        raise ModelError(f"{path}: {e.strerror}") from None
-    except OSError as e:
-        raise ModelError(f"{path}: cannot read it ({e.strerror or e.__class__.__name__})") from None
-    except ValueError as e:
-        raise ModelError(f"{path}: not a model file ({e.__class__.__name__ if isinstance(e, UnicodeError) else e})") from None
-    if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise ModelError(f"{path}: not a castle explain model")
-    if d.get("format_version") != FORMAT_VERSION:
-        raise ModelError(f"{path}: model format {d.get('format_version')}, this castle reads {FORMAT_VERSION}: run `make model`")
-    try:
-        model = Model(**check_fields({k: v for k, v in d.items() if k not in ("format", "format_version")}))
+        model = Model(**check_fields(d))
     except ValueError as e:
         raise ModelError(f"{path}: {' '.join(str(e).split())}") from None
-    model.source = path
+    model.source = Path(path)
     return model
 
 
@@ -189,24 +169,7 @@ def load(path: str | Path, rules=None) -> Model:
     A model made for another rules version, engine version or feature set
     is a :class:`ModelError` whose one line says which and how to remake it.
     """
-    from ..core.rules import find_game
-    from ..kernels.legal import ENGINE_VERSION
-
-    model = read(path)
-    rules = rules or find_game(model.game)
-    fix = "rebuild the models with `make model`"
-    if model.game != rules.full_slug:
-        raise ModelError(f"{path}: a model of {model.game}, not of {rules.full_slug}")
-    if model.rules_version != rules.version:
-        raise ModelError(f"{path}: made for {model.game} rules version {model.rules_version}, the rules are version {rules.version}; {fix}")
-    if model.engine_version != ENGINE_VERSION:
-        raise ModelError(f"{path}: made for engine version {model.engine_version}, the engine is version {ENGINE_VERSION}; {fix}")
-    if model.features_hash != feature_hash():
-        raise ModelError(f"{path}: made for other features ({model.features_hash}, now {feature_hash()}); {fix}")
-    unknown = sorted(set(model.columns) - set(NAMES))
-    if unknown:
-        raise ModelError(f"{path}: reads features that do not exist ({', '.join(unknown)}); {fix}")
-    return model
+    return made_for(path, read(path), rules)
 
 
 @lru_cache(maxsize=None)

@@ -1,4 +1,6 @@
-"""What each field of a model file may hold, checked before a :class:`~.model.Model` is made of it.
+"""A model file read (bounded, its format and version), what each of its fields may hold, checked before a
+:class:`~.model.Model` (or a :class:`~.rating.RatingModel`: :func:`check_rating_fields`) is made of it, and what
+it was made for.
 
 A model file can come from anyone, so none of its values is trusted:
 every field is checked against what it may hold (its type, its length,
@@ -12,9 +14,11 @@ it into one line naming the file.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+from ..core import files
 from .trees import BoosterError, checked
-from .features import NAMES, WIN_COLUMNS
+from .features import NAMES, WIN_COLUMNS, feature_hash
 
 FIELDS = ("game", "rules_version", "engine_version", "features_hash", "columns", "booster_text", "calibration", "base_rate",
           "certain_from", "training", "holdout", "typical")
@@ -27,9 +31,68 @@ MAX_INT = 2**63 - 1
 #: a quality's keys (a model's ``holdout``, and its ``layout`` and ``cheap`` models') and their kinds
 QUALITY = {"auc": "share", "ece": "share", "p_mean": "share", "won_share": "share", "deals": "count", "won": "count",
            "lost": "count", "won_by_probe": "count", "features_ms": "ms", "model_ms": "ms", "deal_ranges": "ranges"}
+#: a rating model's fields, its ``scale``'s keys, and the keys of its ``holdout`` (its ``layout`` and ``cheap`` too)
+RATING_FIELDS = ("game", "rules_version", "engine_version", "features_hash", "columns", "booster_text", "scale", "training",
+                 "holdout")
+SCALE = {"reference": "text", "centre": "points", "points": "points", "cuts": "cuts", "tiers": "tiers"}
+#: a rating's range: far past any deal's (castle's lie within a few thousand points of the centre)
+MAX_POINTS = 1e5
+RATING_QUALITY = {"deals": "count", "censored": "count", "rmse": "error", "rmse_mean": "error", "target_se": "error", "spearman": "corr",
+                  "deal_ranges": "ranges"}
+RATING_TRAINING = {"kind": "kind", "deals": "ranges", "seed": "count", "deals_count": "count", "censored": "count",
+                   "target": "text", "lightgbm": "text", "params": "params", "rounds": "count", "folds": "count"}
 TRAINING = {"kind": "kind", "deals": "ranges", "seed": "count", "deals_count": "count", "won": "count", "lost": "count",
             "won_by_probe": "count", "lightgbm": "text", "params": "params", "rounds": "count", "folds": "count",
             "calibration": "text"}
+
+
+class ModelError(ValueError):
+    """A model file that cannot serve: missing, unreadable, too large, a field holding what it may not, or made for
+    other rules, engine or features (one line)."""
+
+
+def read_fields(path: str | Path, form: str, version: int) -> dict:
+    """A model file's fields (its format and version taken off, the rest unchecked): a one-line :class:`ModelError`
+    when it cannot be read, is too large, is not JSON, or is not of the format ``form`` at ``version``."""
+    path = Path(path)
+    try:
+        data = files.read_bytes(path, files.MODEL_FILE, "a model file")
+        d = files.loads_json(files.gunzip(data, files.MODEL_TEXT, "a model file", str(path)))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: no such model file") from None
+    except files.TooLarge as e:
+        raise ModelError(f"{path}: {e.strerror}") from None
+    except OSError as e:
+        raise ModelError(f"{path}: cannot read it ({e.strerror or e.__class__.__name__})") from None
+    except ValueError as e:
+        raise ModelError(f"{path}: not a model file ({e.__class__.__name__ if isinstance(e, UnicodeError) else e})") from None
+    if not isinstance(d, dict) or d.get("format") != form:
+        raise ModelError(f"{path}: not a castle explain {'rating model' if 'rating' in form else 'model'}")
+    if d.get("format_version") != version:
+        raise ModelError(f"{path}: model format {d.get('format_version')}, this castle reads {version}: run `make model`")
+    return {k: v for k, v in d.items() if k not in ("format", "format_version")}
+
+
+def made_for(path, model, rules=None):
+    """``model`` (read from ``path``) if it was made for ``rules`` (its game's, by default), this engine and these
+    features; else a one-line :class:`ModelError` saying which and how to remake it."""
+    from ..core.rules import find_game
+    from ..kernels.legal import ENGINE_VERSION
+
+    rules = rules or find_game(model.game)
+    fix = "rebuild the models with `make model`"
+    if model.game != rules.full_slug:
+        raise ModelError(f"{path}: a model of {model.game}, not of {rules.full_slug}")
+    if model.rules_version != rules.version:
+        raise ModelError(f"{path}: made for {model.game} rules version {model.rules_version}, the rules are version {rules.version}; {fix}")
+    if model.engine_version != ENGINE_VERSION:
+        raise ModelError(f"{path}: made for engine version {model.engine_version}, the engine is version {ENGINE_VERSION}; {fix}")
+    if model.features_hash != feature_hash():
+        raise ModelError(f"{path}: made for other features ({model.features_hash}, now {feature_hash()}); {fix}")
+    unknown = sorted(set(model.columns) - set(NAMES))
+    if unknown:
+        raise ModelError(f"{path}: reads features that do not exist ({', '.join(unknown)}); {fix}")
+    return model
 
 
 def check_fields(d: dict) -> dict:
@@ -67,6 +130,39 @@ def check_fields(d: dict) -> dict:
         except BoosterError as e:
             raise ValueError(f"booster_text: {e}") from None
     _typical(d.get("typical", {}), columns)
+    return {**d, "booster_text": booster}
+
+
+def check_rating_fields(d: dict) -> dict:
+    """``d`` (a rating model file's fields, without its format) if every field holds what it may; a ValueError naming
+    the first that does not. Its booster (a regression, never absent) comes back as the text LightGBM is given."""
+    missing = [f for f in RATING_FIELDS if f not in d]
+    unknown = [k for k in d if k not in RATING_FIELDS]
+    if missing or unknown:
+        raise ValueError(f"{'no field ' + ', '.join(missing) if missing else 'unknown field ' + ', '.join(map(str, unknown))}")
+    for name in ("game", "features_hash"):
+        _text(d[name], name)
+    for name in ("rules_version", "engine_version"):
+        _int(d[name], name)
+    columns = _names(d["columns"], "columns", NAMES)
+    if not columns:
+        raise ValueError("columns is empty: a rating model's booster reads some")
+    scale = d["scale"]
+    _table(scale, "scale", SCALE)
+    if set(scale) != set(SCALE):
+        raise ValueError(f"scale must give {', '.join(SCALE)}")
+    if not scale["points"] > 0:
+        raise ValueError(f"scale.points is {scale['points']}: a higher score must be a higher rating (points > 0)")
+    if len(scale["tiers"]) != len(scale["cuts"]) + 1:
+        raise ValueError(f"scale: {len(scale['tiers'])} tiers for {len(scale['cuts'])} cuts (one more tier than cuts)")
+    _table(d["training"], "training", RATING_TRAINING)
+    _table(d["holdout"], "holdout", {**RATING_QUALITY, "layout": "rating quality", "cheap": "rating quality"})
+    if d["holdout"].get("rmse") is None:
+        raise ValueError("holdout.rmse must be given: the rating's error on held-out deals is what it is shown with")
+    try:
+        booster = checked(d["booster_text"], len(columns), "regression")
+    except BoosterError as e:
+        raise ValueError(f"booster_text: {e}") from None
     return {**d, "booster_text": booster}
 
 
@@ -126,7 +222,7 @@ def _table(value, name: str, kinds: dict[str, str]) -> None:
         where = f"{name}.{key}"
         if kind is None:
             raise ValueError(f"{name}: unknown key {_shown(key)}")
-        if v is None and kind in ("share", "ms"):
+        if v is None and kind in ("share", "ms", "corr", "error"):
             continue
         if kind == "share":
             _number(v, where, 0.0, 1.0)
@@ -150,3 +246,22 @@ def _table(value, name: str, kinds: dict[str, str]) -> None:
                 raise ValueError(f"{where} must be a table of LightGBM's parameters, got {_shown(v)}")
         elif kind == "quality":
             _table(v, where, QUALITY)
+        elif kind == "rating quality":
+            _table(v, where, RATING_QUALITY)
+        elif kind == "points":
+            _number(v, where, -MAX_POINTS, MAX_POINTS)
+        elif kind == "error":
+            _number(v, where, 0.0, MAX_POINTS)
+        elif kind == "corr":
+            _number(v, where, -1.0, 1.0)
+        elif kind == "cuts":
+            if not isinstance(v, list) or not 0 < len(v) <= 20:
+                raise ValueError(f"{where} must be a list of 1 to 20 ratings, got {_shown(v)}")
+            cuts = [_number(c, where, -MAX_POINTS, MAX_POINTS) for c in v]
+            if any(a >= b for a, b in zip(cuts, cuts[1:])):
+                raise ValueError(f"{where} must rise: {_shown(v)}")
+        elif kind == "tiers":
+            if not isinstance(v, list) or not v:
+                raise ValueError(f"{where} must be a list of names, got {_shown(v)}")
+            for name in v:
+                _text(name, where)

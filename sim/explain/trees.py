@@ -12,7 +12,8 @@ categorical splits, linear leaves, parameters, ``pandas_categorical``).
 LightGBM then reads a booster of the shape it makes itself.
 
 Checked, the whole booster: it starts ``tree``, ends ``end of trees``,
-holds only keys LightGBM writes, each once; one class (``binary``); its
+holds only keys LightGBM writes, each once; one class, of the objective the model reads
+(``binary`` for winnability, ``regression`` for a rating: :data:`OBJECTIVES`); its
 features are the model's columns (``max_feature_idx``, ``feature_names``,
 ``feature_infos``); 1 to :data:`MAX_TREES` trees. Each tree: 1 to
 :data:`MAX_LEAVES` leaves; every array as long as its number of leaves
@@ -44,6 +45,9 @@ MAX_LEAF = 1000.0
 INT32 = 2**31 - 1
 #: a numerical split's decision types: bit 1 "missing goes left", bits 2-3 the missing type (none, zero, NaN)
 DECISION_TYPES = frozenset({0, 2, 4, 6, 8, 10})
+#: the objectives read: the header's value as LightGBM writes it, and the line written again
+OBJECTIVES = {"binary": (re.compile(r"binary sigmoid:[0-9.]+"), "objective=binary sigmoid:1"),
+              "regression": (re.compile(r"regression"), "objective=regression")}
 
 HEADER_KEYS = frozenset({"version", "num_class", "num_tree_per_iteration", "label_index", "max_feature_idx", "objective",
                          "feature_names", "feature_infos", "tree_sizes"})
@@ -66,13 +70,14 @@ class BoosterError(ValueError):
     """A booster text that is not a LightGBM binary model of plain numerical trees over the model's columns."""
 
 
-def checked(text, n_features: int) -> str:
+def checked(text, n_features: int, objective: str = "binary") -> str:
     """The booster ``text`` written again from its checked numbers (the text LightGBM is given); a
-    :class:`BoosterError` saying what is wrong, and where, if anything is."""
+    :class:`BoosterError` saying what is wrong, and where, if anything is. ``objective``: the one it must have
+    (:data:`OBJECTIVES`: a winnability model's booster is binary, a rating model's a regression)."""
     header, trees = _parse(text)
-    infos = _header(header, n_features)
+    infos = _header(header, n_features, objective)
     out = ["tree", "version=v4", "num_class=1", "num_tree_per_iteration=1", "label_index=0",
-           f"max_feature_idx={n_features - 1}", "objective=binary sigmoid:1",
+           f"max_feature_idx={n_features - 1}", OBJECTIVES[objective][1],
            "feature_names=" + " ".join(f"Column_{i}" for i in range(n_features)), "feature_infos=" + " ".join(infos), ""]
     for k, tree in enumerate(trees):
         try:
@@ -123,14 +128,14 @@ def _parse(text) -> tuple[dict[str, str], list[dict[str, str]]]:
     return header, trees
 
 
-def _header(h: dict[str, str], n_features: int) -> list[str]:
+def _header(h: dict[str, str], n_features: int, objective: str = "binary") -> list[str]:
     """Check the header against ``n_features`` columns; its ``feature_infos`` (each ``none`` or ``[low:high]``)."""
     if h.get("version") != "v4":
         raise BoosterError(f"version {h.get('version', '(none)')[:20]!r}, castle reads LightGBM's v4 text")
     if h.get("num_class") != "1" or h.get("num_tree_per_iteration", "1") != "1":
         raise BoosterError("not a model of one class (num_class, num_tree_per_iteration)")
-    if not re.fullmatch(r"binary sigmoid:[0-9.]+", h.get("objective", "")):
-        raise BoosterError(f"objective {h.get('objective', '(none)')[:40]!r}, not binary")
+    if not OBJECTIVES[objective][0].fullmatch(h.get("objective", "")):
+        raise BoosterError(f"objective {h.get('objective', '(none)')[:40]!r}, not {objective}")
     if not _INT.fullmatch(h.get("label_index", "")):
         raise BoosterError("no label_index")
     if h.get("max_feature_idx") != str(n_features - 1):

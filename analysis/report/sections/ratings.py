@@ -63,6 +63,7 @@ def ratings(r: Report) -> Section | None:
                                "in the fit of every rung": [f"{x:,.0f}" if x == x else "not rated" for x in held.full],
                                "its other games: log loss": [f"{x:.3f}" for x in held.log_loss],
                                "AUC": [f"{x:.3f}" if x == x else "–" for x in held.auc]})
+    before = _before_search(games)
     deals = pd.concat([s.deals.assign(game=g) for g, s in scales.items()], ignore_index=True)
     censored = deals.groupby(["game", "censored"]).size().unstack(fill_value=0)
     context = {
@@ -79,10 +80,32 @@ def ratings(r: Report) -> Section | None:
                               summary="Games the fit did not see, predicted by the ratings and by two baselines"),
         "held": r.out.table(shown_held, "ratings_new_players", left=2, raw=held,
                             summary="Each rung left out of the fit and rated from a few hundred games, as a new player would be"),
+        "before": None if before is None else r.out.table(
+            before, "ratings_before_search", raw=before,
+            summary="A deal's rating predicted before any search (castle explain's shipped models), on deals they never trained on"),
         "calibration": r.out.figure(difficulty_plots.calibration(cal, games), "ratings_calibration",
                                     "Held-out games: the ratings' predicted chance against the share won"),
     }
     return Section("Deals and players on one scale", "ratings.html.j2", context, incomplete=r.incomplete(cheap=r.ladder_pick))
+
+
+def _before_search(games: list[str]) -> pd.DataFrame | None:
+    """The shipped rating models' held-out error (read from their files: the figures ``castle explain`` shows with
+    each rating), per game of ``games`` that has one; None when none has."""
+    from ... import explain_ratings as ER
+
+    t = ER.rating_table([g for g in games if ER.RM.rating_path(g).exists()])
+    if t.empty:
+        return None
+    return pd.DataFrame({"game": [name(g) for g in t.game], "trained on": [f"{n:,}" for n in t["train deals"]],
+                         "held out": [f"{n:,}" for n in t["held-out deals"]],
+                         "censored, left out": [f"{n:,}" for n in t["censored left out"]],
+                         "error (RMSE, points)": [f"{x:,.0f}" for x in t.RMSE],
+                         "a constant's error": [f"{x:,.0f}" for x in t["constant's RMSE"]],
+                         "Spearman": [f"{x:.2f}" for x in t.Spearman],
+                         "the fitted ratings' own error": [f"{x:,.0f}" if x == x and x is not None else "–" for x in t["ratings' own error"]],
+                         "the layout alone": [f"{x:,.0f}" for x in t["layout alone RMSE"]],
+                         "no beam probe": [f"{x:,.0f}" for x in t["no beam RMSE"]]})
 
 
 def _rating(x: float, lo: float, hi: float) -> str:
