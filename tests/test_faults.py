@@ -132,7 +132,7 @@ def test_a_terminated_run_stops_its_workers_and_resumes(tmp_path):
     done = subprocess.run(run, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     df = pd.read_parquet(out)
-    assert sorted(df.deal) == list(range(deals))
+    assert sorted(df.deal) == list(range(1, deals + 1))  # --deals N plays deals 1 to N
     second = json.loads((out / "_manifest.json").read_text())["runs"][-1]
     assert second["finished"] and second["games_played"] == deals - on_disk
 

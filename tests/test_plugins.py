@@ -157,7 +157,7 @@ def test_dask_workers_rebuild_a_player_from_its_code_without_the_users_files(tmp
             return moves[n - 1]
     """))
     exp = build({"games": ["bc"], "players": [f"{path}:First", f"{path}:Last"], "deals": 8, "chunk_size": 2})
-    expected = {p.label: play_rows(find_game("bc"), p, 0, 0, 7).to_pandas()[ROW] for p in exp.players}
+    expected = {p.label: play_rows(find_game("bc"), p, 0, 1, 8).to_pandas()[ROW] for p in exp.players}  # deals = 8: deals 1-8
     shutil.rmtree(home)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
