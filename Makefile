@@ -54,9 +54,13 @@ model: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/castle bench
 
+## golden: regenerate the golden playthroughs (tests/golden/playthroughs/: each game's fixed deal, moves and boards); commit the diff when a rule or engine change is meant
+golden: $(STAMP)
+	$(BIN)/python tests/golden/playthroughs.py
+
 ## clean: remove the virtual environment and caches
 clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study figures notebooks published model bench clean
+.PHONY: help install test study figures notebooks published model bench golden clean
