@@ -78,9 +78,9 @@ class Db:
         return name
 
 
-def _judged() -> str:
-    """SQL true of a judged player's row (every role but heuristic)."""
-    return " OR ".join(f"split_part(player, ':', 1) = {quote(j)}" for j in roles.names(EXACT, JUDGE)) or "FALSE"
+def _judged(player: str = "player") -> str:
+    """SQL true of a judged player's row (every role but heuristic), ``player`` its label's text."""
+    return " OR ".join(f"split_part({player}, ':', 1) = {quote(j)}" for j in roles.names(EXACT, JUDGE)) or "FALSE"
 
 
 def parts_view(db: Db, parts: list[tuple[str, list[str]]], folder_keys: dict[str, list[str]] | None = None) -> None:
@@ -105,8 +105,9 @@ def parts_view(db: Db, parts: list[tuple[str, list[str]]], folder_keys: dict[str
     game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {quote(SHEET)} THEN CAST(game AS VARCHAR) " \
            "ELSE CAST(game AS VARCHAR) || '@' || CAST(dialect AS VARCHAR) END"
     text = ", ".join(f"CAST({c} AS VARCHAR) AS {c}" for c in _TEXT)
-    db.con.execute(f"CREATE VIEW raw AS SELECT * EXCLUDE (dialect) FROM (SELECT * REPLACE ({game} AS game, {text}) "
-                   f"FROM ({union})) WHERE NOT ({_judged()})").fetchall()
+    # (the judges' filter on the column as read, before the casts: on the view's column castle summary took a fifth more CPU)
+    db.con.execute(f"CREATE VIEW raw AS SELECT * REPLACE ({game} AS game, {text}) FROM ({union}) "
+                   f"WHERE NOT ({_judged('CAST(player AS VARCHAR)')})").fetchall()
 
 
 def frame_view(db: Db, df: pd.DataFrame) -> None:
@@ -117,7 +118,8 @@ def frame_view(db: Db, df: pd.DataFrame) -> None:
     cols = [f"CAST({c} AS VARCHAR) AS {c}" if c in have and c in _TEXT + ("game",) else c if c in have
             else "0::BIGINT AS cpu_us" if c == "cpu_us" else f"NULL AS {c}" for c in COLUMNS]  # (no CPU recorded: none spent)
     dataset = "CAST(dataset AS VARCHAR) AS dataset" if "dataset" in have else "NULL::VARCHAR AS dataset"
-    db.con.execute(f"CREATE VIEW raw AS SELECT * FROM (SELECT {', '.join(cols)}, {dataset}, 0 AS dataset_order FROM _frame) "
+    db.con.execute(f"CREATE VIEW raw AS SELECT * FROM (SELECT {', '.join(cols)}, NULL::VARCHAR AS dialect, {dataset}, "
+                   "0 AS dataset_order FROM _frame) "
                    f"WHERE NOT ({_judged()})").fetchall()
 
 
