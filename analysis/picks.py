@@ -1,9 +1,9 @@
-"""Which rows a question is about: a :class:`Pick` of games and players, and a reader seen through one (:class:`Only`).
+"""Which rows a question is about: a :class:`Pick` of games and players, said as SQL.
 
-Both readers of the heuristic players' rows take a pick: DuckDB over the
-Parquet parts (:class:`analysis.scan.CheapRows`, which renders it as SQL)
-and a frame in memory (:class:`analysis.frames.FrameRows`). It lives below
-both so that each imports it and neither imports the other.
+The reader of the heuristic players' rows (:class:`analysis.scan.CheapRows`)
+takes a pick with each question, and a selection of its rows is a view made
+of one (:meth:`analysis.scan.CheapRows.only`). It lives below the reader and
+the modules that make its views (:mod:`analysis.duck`), so each imports it.
 """
 
 from __future__ import annotations
@@ -48,47 +48,3 @@ def pick(games=None, players=None, not_won: bool = False, has=()) -> Pick:
 
 
 ALL = Pick()
-
-
-class Only:
-    """A :class:`analysis.scan.CheapRows` seen through a :class:`Pick` (:meth:`~analysis.scan.CheapRows.only`): each
-    question that takes a pick is asked of the rows both picks keep."""
-
-    def __init__(self, rows, p: Pick):
-        self.rows, self.p = rows, p
-
-    def pairs(self, p: Pick = ALL):
-        return self.rows.pairs(p=self.p & p)
-
-    def seeds(self, p: Pick = ALL):
-        return self.rows.seeds(p=self.p & p)
-
-    def counts(self, by: list[str], p: Pick = ALL):
-        return self.rows.counts(by, p=self.p & p)
-
-    def span(self, p: Pick = ALL, by: list[str] | None = None):
-        return self.rows.span(p=self.p & p, by=by)
-
-    def cpu(self, by: list[str], p: Pick = ALL):
-        return self.rows.cpu(by, p=self.p & p)
-
-    def histogram(self, column: str, by: list[str], p: Pick = ALL):
-        return self.rows.histogram(column, by, p=self.p & p)
-
-    def on_deals(self, keys, p: Pick = ALL, by: list[str] | None = None):
-        return self.rows.on_deals(keys, p=self.p & p, by=by)
-
-    def rows_on(self, keys, p: Pick = ALL, columns: list[str] | None = None):
-        return self.rows.rows_on(keys, p=self.p & p, columns=columns)
-
-    def which(self, keys, p: Pick = ALL):
-        return self.rows.which(keys, p=self.p & p)
-
-    def running(self, points, p: Pick = ALL):
-        return self.rows.running(points, p=self.p & p)
-
-    def convergence(self, p: Pick = ALL, points: int = 40):
-        return self.rows.convergence(p=self.p & p, points=points)
-
-    def held_by(self, p: Pick = ALL):
-        return self.rows.held_by(p=self.p & p)

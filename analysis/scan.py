@@ -1,115 +1,69 @@
-"""The cheap players' rows where they lie: DuckDB over a dataset's Parquet parts, asked only for aggregates.
+"""The heuristic players' rows, one reader: DuckDB where the rows lie, asked only for aggregates.
 
 A heuristic player's rows are what a study has millions of (a greedy game
 takes a twentieth of a millisecond); the solver's, the solver in phases',
 the corridor's and the mistake finder's cost seconds each, so there are few
-of them and they are read whole into pandas (:func:`analysis.stats.is_judge`: by role). The report
+of them and they are read whole into pandas (:func:`analysis.stats.is_judge`: by role). The analysis
 asks the cheap rows only for counts: win rates by any columns, two players
 or games paired deal by deal (the join runs in the engine), spans of deals,
 CPU quantiles, histograms, running rates at a few points. Only those
 aggregates come back, so the memory a report takes does not grow with the
-rows.
+rows. The rows lie in Parquet parts or in a frame (:mod:`analysis.duck`):
+the same SQL answers either, so a number has one code path. A selection of
+them (:meth:`CheapRows.only`) is a view of the same connection, asked the
+same questions.
 
 Why DuckDB and not pyarrow's compute functions: pairing by deal is a join,
 and DuckDB joins, aggregates and sorts out of core under a memory limit,
 reads only the columns and row groups a statement needs, and says what each
 number is in one SQL statement; pyarrow's ``Table.join`` and ``group_by``
 hold the whole table in memory.
-
-Rows are the same as :func:`analysis.load.load_study` gives: a dialect's
-``game`` is ``slug@dialect``, ``dataset`` is the experiment folder, and a
-game two experiments played is counted once (the first folder's row).
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
+import copy
 from pathlib import Path
 
-import duckdb
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
-from sim.core.rules import SHEET
-from sim.players.spec import EXACT, JUDGE
-
-from .frames import FrameRows
-from .picks import ALL, Only, Pick, in_list, quote
-from . import roles
+from .duck import COLUMNS, MEMORY_LIMIT, Db, frame_view, memory_limit, parts_view, sql_list  # noqa: F401  (said here too)
+from .picks import ALL, Pick, in_list, quote
 from .stats import SOLVER_ONLY, UNKNOWN, UNWINNABLE, Paired, paired_of_counts
-
-#: DuckDB's memory limit for a report, unless ``CASTLE_DUCKDB_MEMORY`` says (:func:`memory_limit`): beyond it, joins,
-#: sorts and aggregates spill to a temporary folder
-MEMORY_LIMIT = "256MB"
-#: the least memory DuckDB is given: below it a query's first blocks do not fit
-LEAST_MEMORY = 16 * 10**6
-_UNITS = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
-
-def memory_limit() -> str:
-    """The memory DuckDB may take: ``CASTLE_DUCKDB_MEMORY`` (a size with its unit, 512MB, 2GB, 1.5GiB), else
-    :data:`MEMORY_LIMIT`; one line (:class:`analysis.load.ResultsError`) for anything else."""
-    import re
-
-    from .load import ResultsError
-
-    text = os.environ.get("CASTLE_DUCKDB_MEMORY")
-    if text is None:
-        return MEMORY_LIMIT
-    m = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]+)\s*", text)
-    size = float(m[1]) * _UNITS[m[2].lower()] if m and m[2].lower() in _UNITS else None
-    if size is None or size < LEAST_MEMORY:
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise ResultsError(f"CASTLE_DUCKDB_MEMORY={shown!r} is not a memory size DuckDB can work in: give one with its unit, "
-                           "from 16MB (e.g. 512MB, 2GB, 1.5GiB), or unset it for 256MB")
-    return text.strip()
-#: the columns of a cheap row the report asks about (the rest stay on disk)
-COLUMNS = ("game", "player", "player_params", "seed", "deal", "result", "won", "moves", "cards_home", "base_rank", "cpu_us")
 
 
 class CheapRows:
-    """The heuristic players' rows of one or more datasets, in DuckDB; every method returns an aggregate.
+    """The heuristic players' rows of one or more datasets, or of a frame, in DuckDB; every method returns an aggregate.
 
     ``parts``: (dataset label, its Parquet files) in the order the study reads
-    them (a game held twice is the first folder's).
+    them (a game held twice is the first folder's); :meth:`of_frame` for rows in memory.
+    ``view`` is the SQL view the questions are asked of: ``rows``, or a selection's (:meth:`only`).
     """
 
     def __init__(self, parts: list[tuple[str, list[str]]], folder_keys: dict[str, list[str]] | None = None):
-        self._tmp = tempfile.TemporaryDirectory(prefix="castle-scan-")
-        self.con = duckdb.connect(config={"memory_limit": memory_limit(), "threads": min(2, os.cpu_count() or 1),
-                                          "temp_directory": self._tmp.name, "preserve_insertion_order": False})
-        selects = []
-        for order, (label, files) in enumerate(parts):
-            if not files:
-                continue
-            names = set().union(*(pq.read_schema(f).names for f in files))
-            hive = not {"game", "player"} <= names
-            cols = []
-            for c in COLUMNS:
-                cols.append(c if c in names or (hive and c in (folder_keys or {}).get(label, ["game", "player"]))
-                            else f"NULL AS {c}")
-            dialect = "dialect" if "dialect" in names else f"{quote(SHEET)} AS dialect"
-            selects.append(f"SELECT {', '.join(cols)}, {dialect}, {quote(label)} AS dataset, {order} AS dataset_order "
-                           f"FROM read_parquet({_sql_list(files)}, union_by_name = true, hive_partitioning = {str(hive).lower()})")
-        if not selects:
-            selects = ["SELECT " + ", ".join(f"NULL AS {c}" for c in COLUMNS) + ", NULL AS dialect, NULL AS dataset, 0 AS dataset_order "
-                       "WHERE FALSE"]
-        union = " UNION ALL BY NAME ".join(f"({s})" for s in selects)
-        game = f"CASE WHEN dialect IS NULL OR CAST(dialect AS VARCHAR) = {quote(SHEET)} THEN CAST(game AS VARCHAR) " \
-               "ELSE CAST(game AS VARCHAR) || '@' || CAST(dialect AS VARCHAR) END"
-        judges = roles.names(EXACT, JUDGE)  # (every role but heuristic: their rows are read whole, in pandas)
-        judge = " OR ".join(f"split_part(CAST(player AS VARCHAR), ':', 1) = {quote(j)}" for j in judges) or "FALSE"
-        self._run(f"CREATE VIEW raw AS SELECT * REPLACE ({game} AS game, CAST(player AS VARCHAR) AS player, "
-                     f"CAST(result AS VARCHAR) AS result, CAST(player_params AS VARCHAR) AS player_params) "
-                     f"FROM ({union}) WHERE NOT ({judge})")
+        self.db, self.view = Db(), "rows"
+        parts_view(self.db, parts, folder_keys)
         self._run("CREATE VIEW rows AS SELECT * FROM raw")
         self.held = self.df("SELECT dataset, count(*) AS games, sum(cpu_us)::BIGINT AS cpu_us FROM raw GROUP BY dataset")
         if len(parts) > 1 and self._shared():
-            # a game two experiments played counts once: the first folder's row (the frame reader's rule)
+            # a game two experiments played counts once: the first folder's row (as analysis.load.load_study reads them)
             self._run("CREATE OR REPLACE VIEW rows AS SELECT * FROM raw QUALIFY row_number() OVER "
-                         "(PARTITION BY game, player, seed, deal ORDER BY dataset_order) = 1")
+                      "(PARTITION BY game, player, seed, deal ORDER BY dataset_order) = 1")
+
+    @classmethod
+    def of_frame(cls, df: pd.DataFrame) -> "CheapRows":
+        """The heuristic players' rows of a frame (a notebook's, a test's: :func:`analysis.load.load_study`'s columns)."""
+        self = cls.__new__(cls)
+        self.db, self.view = Db(), "rows"
+        frame_view(self.db, df)
+        self._run("CREATE VIEW rows AS SELECT * FROM raw")
+        self.held = self.df("SELECT dataset, count(*) AS games, sum(cpu_us)::BIGINT AS cpu_us FROM raw GROUP BY dataset")
+        return self
+
+    @property
+    def con(self):
+        return self.db.con
 
     def _shared(self) -> bool:
         """Do two datasets hold the same (game, player, seed, deal)? Asked per (game, player) held twice."""
@@ -117,8 +71,7 @@ class CheapRows:
         return len(keys) > 0
 
     def close(self) -> None:
-        self.con.close()
-        self._tmp.cleanup()
+        self.db.close()
 
     def df(self, sql: str) -> pd.DataFrame:
         return self.con.execute(sql).df()
@@ -130,18 +83,25 @@ class CheapRows:
     def _run(self, sql: str) -> None:
         self.con.execute(sql).fetchall()
 
+    def only(self, p: Pick) -> "CheapRows":
+        """These rows seen through a pick: a view of the same connection, so every question asked of it (pairs,
+        counts, joins by deal) is asked of the picked rows only."""
+        picked = copy.copy(self)
+        picked.view = self.db.view(self.view, p.sql())
+        return picked
+
     # ---- what there is ----------------------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return int(self._one("SELECT count(*) FROM rows")[0])
+        return int(self._one(f"SELECT count(*) FROM {self.view}")[0])
 
     def pairs(self, p: Pick = ALL) -> pd.DataFrame:
         """(game, player) held, with their games and CPU (microseconds), sorted."""
         return self.df(f"SELECT game, player, count(*) AS deals, sum(result = 'won')::BIGINT AS won, sum(cpu_us)::BIGINT AS cpu_us "
-                       f"FROM rows WHERE {p.sql()} GROUP BY game, player ORDER BY game, player")
+                       f"FROM {self.view} WHERE {p.sql()} GROUP BY game, player ORDER BY game, player")
 
     def seeds(self, p: Pick = ALL) -> list[int]:
-        return sorted(int(s) for (s,) in self.con.execute(f"SELECT DISTINCT seed FROM rows WHERE {p.sql()}").fetchall())
+        return sorted(int(s) for (s,) in self.con.execute(f"SELECT DISTINCT seed FROM {self.view} WHERE {p.sql()}").fetchall())
 
     # ---- counts -----------------------------------------------------------------------------------------------
 
@@ -149,7 +109,7 @@ class CheapRows:
         """``by`` + deals, won, unknown over the picked rows, sorted by ``by``."""
         cols = ", ".join(by)
         return self.df(f"SELECT {cols}, count(*) AS deals, sum((result = 'won')::INT)::BIGINT AS won, "
-                       f"sum((result = 'unknown')::INT)::BIGINT AS unknown FROM rows WHERE {p.sql()} "
+                       f"sum((result = 'unknown')::INT)::BIGINT AS unknown FROM {self.view} WHERE {p.sql()} "
                        f"GROUP BY {cols} ORDER BY {cols}")
 
     def span(self, p: Pick = ALL, by: list[str] | None = None) -> pd.DataFrame:
@@ -157,7 +117,7 @@ class CheapRows:
         cols = ", ".join(by or [])
         head = f"{cols}, " if cols else ""
         group = f"GROUP BY {cols} ORDER BY {cols}" if cols else ""
-        return self.df(f"SELECT {head}count(DISTINCT deal) AS n, min(deal) AS lo, max(deal) AS hi FROM rows WHERE {p.sql()} {group}")
+        return self.df(f"SELECT {head}count(DISTINCT deal) AS n, min(deal) AS lo, max(deal) AS hi FROM {self.view} WHERE {p.sql()} {group}")
 
     def cpu(self, by: list[str], p: Pick = ALL) -> pd.DataFrame:
         """``by`` + rows (``n``), the CPU's sum (microseconds, exact), its median and 90th percentile (microseconds).
@@ -166,7 +126,7 @@ class CheapRows:
         values found in the engine, so they are the same numbers wherever the rows are counted.
         """
         cols = ", ".join(by)
-        sums = self.df(f"SELECT {cols}, count(*) AS n, sum(cpu_us)::HUGEINT::VARCHAR AS cpu_sum FROM rows WHERE {p.sql()} "
+        sums = self.df(f"SELECT {cols}, count(*) AS n, sum(cpu_us)::HUGEINT::VARCHAR AS cpu_sum FROM {self.view} WHERE {p.sql()} "
                        f"GROUP BY {cols} ORDER BY {cols}")
         sums["cpu_sum"] = [int(x) for x in sums.cpu_sum]
         qs = (0.5, 0.9)
@@ -176,7 +136,7 @@ class CheapRows:
         self.con.register("_ranks", ranks)
         try:
             values = self.df(f"SELECT {cols}, rank, cpu_us FROM (SELECT {cols}, cpu_us, row_number() OVER "
-                             f"(PARTITION BY {cols} ORDER BY cpu_us) - 1 AS rank FROM rows WHERE {p.sql()}) SEMI JOIN _ranks "
+                             f"(PARTITION BY {cols} ORDER BY cpu_us) - 1 AS rank FROM {self.view} WHERE {p.sql()}) SEMI JOIN _ranks "
                              f"USING ({cols}, rank)")
         finally:
             self.con.unregister("_ranks")
@@ -188,18 +148,18 @@ class CheapRows:
     def histogram(self, column: str, by: list[str], p: Pick = ALL) -> pd.DataFrame:
         """``by`` + ``column``'s value + how many rows hold it."""
         cols = ", ".join(by)
-        return self.df(f"SELECT {cols}, {column}, count(*) AS n FROM rows WHERE {p.sql()} GROUP BY ALL ORDER BY {cols}, {column}")
+        return self.df(f"SELECT {cols}, {column}, count(*) AS n FROM {self.view} WHERE {p.sql()} GROUP BY ALL ORDER BY {cols}, {column}")
 
     def first(self, column: str, game: str, player: str):
         """``column`` of one row of (game, player) (a value every row of it shares, such as its parameters)."""
-        row = self._one(f"SELECT {column} FROM rows WHERE game = {quote(game)} AND player = {quote(player)} LIMIT 1")
+        row = self._one(f"SELECT {column} FROM {self.view} WHERE game = {quote(game)} AND player = {quote(player)} LIMIT 1")
         return None if row is None else row[0]
 
     # ---- deal by deal -----------------------------------------------------------------------------------------
 
     def paired(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[int, int, int, int]:
         """(both won, only a, only b, neither) over the deals (seed, deal) both (game, player) played."""
-        one = "SELECT seed, deal, result = 'won' AS w FROM rows WHERE game = {} AND player = {}"
+        one = f"SELECT seed, deal, result = 'won' AS w FROM {self.view} WHERE game = {{}} AND player = {{}}"
         row = self._one(
             f"SELECT count(*) FILTER (x.w AND y.w), count(*) FILTER (x.w AND NOT y.w), count(*) FILTER (NOT x.w AND y.w), "
             f"count(*) FILTER (NOT x.w AND NOT y.w) FROM ({one.format(quote(a[0]), quote(a[1]))}) x "
@@ -209,8 +169,8 @@ class CheapRows:
     def mean_win_moves(self, player: str, game: str, other: str) -> float:
         """Mean moves of ``player``'s wins in ``game`` on the deals it also won in ``other``."""
         row = self._one(
-            f"SELECT avg(x.moves) FROM (SELECT seed, deal, moves FROM rows WHERE player = {quote(player)} AND game = {quote(game)} "
-            f"AND result = 'won') x SEMI JOIN (SELECT seed, deal FROM rows WHERE player = {quote(player)} AND game = {quote(other)} "
+            f"SELECT avg(x.moves) FROM (SELECT seed, deal, moves FROM {self.view} WHERE player = {quote(player)} AND game = {quote(game)} "
+            f"AND result = 'won') x SEMI JOIN (SELECT seed, deal FROM {self.view} WHERE player = {quote(player)} AND game = {quote(other)} "
             f"AND result = 'won') y USING (seed, deal)")
         return float("nan") if row[0] is None else float(row[0])
 
@@ -221,7 +181,7 @@ class CheapRows:
             on = [c for c in ("game", "seed", "deal") if c in keys.columns]
             cols = ", ".join(f"r.{c}" for c in (by or ["game", "player"]))
             return self.df(f"SELECT {cols}, count(*) AS deals, sum((r.result = 'won')::INT)::BIGINT AS won, "
-                           f"sum((r.result = 'unknown')::INT)::BIGINT AS unknown FROM rows r SEMI JOIN (SELECT DISTINCT "
+                           f"sum((r.result = 'unknown')::INT)::BIGINT AS unknown FROM {self.view} r SEMI JOIN (SELECT DISTINCT "
                            f"{', '.join(on)} FROM _keys) k USING ({', '.join(on)}) WHERE {p.sql('r')} GROUP BY {cols} ORDER BY {cols}")
         finally:
             self.con.unregister("_keys")
@@ -233,12 +193,12 @@ class CheapRows:
         self.con.register("_keys", keys[on].drop_duplicates())
         try:
             cols = ", ".join(f"r.{c}" for c in (columns or list(COLUMNS) + ["dataset"]))
-            out = self.df(f"SELECT {cols} FROM rows r SEMI JOIN _keys USING ({', '.join(on)}) WHERE {p.sql('r')} "
+            out = self.df(f"SELECT {cols} FROM {self.view} r SEMI JOIN _keys USING ({', '.join(on)}) WHERE {p.sql('r')} "
                           "ORDER BY r.game, r.player, r.seed, r.deal")
         finally:
             self.con.unregister("_keys")
         if "base_rank" in out.columns:
-            out["base_rank"] = out.base_rank.astype("float64")  # (as the frame reader gives it: NaN where none)
+            out["base_rank"] = out.base_rank.astype("float64")  # (as a frame holds it: NaN where none)
         return out
 
     def which(self, keys: pd.DataFrame, p: Pick = ALL) -> pd.DataFrame:
@@ -246,7 +206,7 @@ class CheapRows:
         what comes back is bounded by ``keys`` (the solver's deals), not by the millions of cheap rows."""
         self.con.register("_keys", keys[["game", "seed", "deal"]].drop_duplicates())
         try:
-            return self.df(f"SELECT k.game, k.seed, k.deal FROM _keys k SEMI JOIN (SELECT game, seed, deal FROM rows WHERE "
+            return self.df(f"SELECT k.game, k.seed, k.deal FROM _keys k SEMI JOIN (SELECT game, seed, deal FROM {self.view} WHERE "
                            f"{p.sql()}) r USING (game, seed, deal) ORDER BY k.game, k.seed, k.deal")
         finally:
             self.con.unregister("_keys")
@@ -262,9 +222,9 @@ class CheapRows:
         def per_deal(g: str, rungs: list[str] = rungs) -> str:
             values = ", ".join(f"({quote(p)}, {i})" for i, p in enumerate(rungs))
             return (f"(SELECT r.seed, r.deal, CASE WHEN min(k.i) FILTER (r.result = 'won') IS NOT NULL THEN "
-                    f"list_extract({_sql_list(rungs)}, min(k.i) FILTER (r.result = 'won') + 1) "
+                    f"list_extract({sql_list(rungs)}, min(k.i) FILTER (r.result = 'won') + 1) "
                     f"WHEN any_value(v.verdict) = 'won' THEN {quote(SOLVER_ONLY)} WHEN any_value(v.verdict) = 'lost' THEN "
-                    f"{quote(UNWINNABLE)} ELSE {quote(UNKNOWN)} END AS difficulty FROM rows r JOIN (VALUES {values}) k(p, i) "
+                    f"{quote(UNWINNABLE)} ELSE {quote(UNKNOWN)} END AS difficulty FROM {self.view} r JOIN (VALUES {values}) k(p, i) "
                     f"ON r.player = k.p LEFT JOIN _verdicts v ON v.game = r.game AND v.seed = r.seed AND v.deal = r.deal "
                     f"WHERE r.game = {quote(g)} GROUP BY r.seed, r.deal HAVING count(DISTINCT r.player) = {len(rungs)})")
 
@@ -294,7 +254,7 @@ class CheapRows:
             try:
                 got = self.df(
                     f"SELECT k, won, unknown FROM (SELECT row_number() OVER w AS k, sum(w_) OVER w AS won, sum(u_) OVER w AS unknown "
-                    f"FROM (SELECT seed, deal, (result = 'won')::INT AS w_, (result = 'unknown')::INT AS u_ FROM rows "
+                    f"FROM (SELECT seed, deal, (result = 'won')::INT AS w_, (result = 'unknown')::INT AS u_ FROM {self.view} "
                     f"WHERE game = {quote(game)} AND player = {quote(player)} AND {p.sql()}) "
                     f"WINDOW w AS (ORDER BY seed, deal ROWS UNBOUNDED PRECEDING)) SEMI JOIN _k USING (k)")
             finally:
@@ -306,13 +266,9 @@ class CheapRows:
     def not_elsewhere(self, label: str, others: list[str], p: Pick, key: list[str]) -> bool:
         """Does dataset ``label`` hold a picked row whose ``key`` no dataset of ``others`` holds?"""
         on = " AND ".join(f"m.{k} = o.{k}" for k in key)
-        row = self._one(f"SELECT count(*) FROM rows m WHERE m.dataset = {quote(label)} AND {p.sql('m')} AND NOT EXISTS "
-                           f"(SELECT 1 FROM rows o WHERE o.dataset IN {in_list(others)} AND {p.sql('o')} AND {on})")
+        row = self._one(f"SELECT count(*) FROM {self.view} m WHERE m.dataset = {quote(label)} AND {p.sql('m')} AND NOT EXISTS "
+                           f"(SELECT 1 FROM {self.view} o WHERE o.dataset IN {in_list(others)} AND {p.sql('o')} AND {on})")
         return int(row[0]) > 0
-
-    def only(self, p: Pick) -> "Only":
-        """These rows seen through a pick: every question asked of it is asked of the picked rows only."""
-        return Only(self, p)
 
     def convergence(self, p: Pick = ALL, points: int = 40) -> pd.DataFrame:
         """:func:`analysis.stats.convergence` of the picked rows: the running win rate at a few deal counts."""
@@ -320,7 +276,7 @@ class CheapRows:
         return _convergence(n, lambda wanted: self.running(wanted, p), points)
 
     def held_by(self, p: Pick) -> set[str]:
-        return {str(d) for (d,) in self.con.execute(f"SELECT DISTINCT dataset FROM rows WHERE {p.sql()}").fetchall()}
+        return {str(d) for (d,) in self.con.execute(f"SELECT DISTINCT dataset FROM {self.view} WHERE {p.sql()}").fetchall()}
 
 
 def _order_statistics(n: int, q: float) -> tuple[int, ...]:
@@ -360,10 +316,6 @@ def _convergence(n: pd.DataFrame, running, points: int) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _sql_list(values) -> str:
-    return "[" + ", ".join(quote(v) for v in values) + "]"
-
-
 def geometric_points(n: int, points: int = 40) -> list[int]:
     """The deal counts at which a running rate is shown (:func:`analysis.stats.convergence`'s)."""
     return sorted(set(np.unique(np.geomspace(1, n, min(points, n)).astype(int)).tolist()))
@@ -377,11 +329,12 @@ def of(path: str | Path) -> CheapRows:
     return CheapRows(study_parts(Path(path)) if Path(path).is_dir() else [(Path(path).name, parquet_parts(Path(path)))])
 
 
-def as_rows(rows) -> CheapRows | FrameRows:
-    """``rows`` as the analysis asks them: a :class:`CheapRows` as it is, a frame through :class:`FrameRows`."""
-    return rows if isinstance(rows, (CheapRows, FrameRows, Only)) else FrameRows(rows)
+def as_rows(rows) -> CheapRows:
+    """``rows`` as the analysis asks them: a :class:`CheapRows` as it is, a frame's heuristic rows through DuckDB too
+    (:meth:`CheapRows.of_frame`)."""
+    return rows if isinstance(rows, CheapRows) else CheapRows.of_frame(rows)
 
 
 def pair(rows, a: tuple[str, str], b: tuple[str, str]) -> Paired | None:
-    """(game, player) ``a`` against ``b`` deal by deal, the table counted where the rows lie (a frame: in pandas)."""
+    """(game, player) ``a`` against ``b`` deal by deal, the table counted in the engine (a frame too)."""
     return paired_of_counts(a, b, *as_rows(rows).paired(a, b))
