@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from sim.core import files
-from sim.explain import features as F
-from sim.explain import model as M
+from sim.explain import features as explain_features
+from sim.explain import model as explain_model
 
 #: the share of a game's deal range held out (its highest-numbered deals)
 HOLDOUT = 0.2
@@ -41,8 +41,8 @@ CHUNK = 1000
 #: the notebook computes at most this many held-out deals a game that the cache does not hold
 SAMPLE = 600
 
-LAYOUT = [f.name for f in F.FEATURES if f.kind == "layout"]
-CHEAP = LAYOUT + [f.name for f in F.FEATURES if f.probe and f.probe != "beam"]
+LAYOUT = [f.name for f in explain_features.FEATURES if f.kind == "layout"]
+CHEAP = LAYOUT + [f.name for f in explain_features.FEATURES if f.probe and f.probe != "beam"]
 #: the smaller models the table compares with the full one
 VARIANTS = {"layout": LAYOUT, "cheap": CHEAP}
 
@@ -70,7 +70,7 @@ def _chunk(game: str, seed: int, deals: np.ndarray) -> tuple[np.ndarray, float]:
     g = Game(game)
     states = [g.deal(int(d), seed) for d in deals]
     t0 = time.process_time()
-    X = F.features(g, states)
+    X = explain_features.features(g, states)
     return X.to_numpy(), (time.process_time() - t0) * 1000 / max(len(deals), 1)
 
 
@@ -78,8 +78,8 @@ def cached_features(game: str, deals, seed: int = SEED, cache: Path | None = CAC
                     quiet: bool = False) -> pd.DataFrame:
     """The features of ``deals`` of ``game`` (index: deal), computed once and kept in ``cache`` (None: not kept)."""
     deals = np.unique(np.asarray(deals, np.int64))
-    path = None if cache is None else Path(cache) / f"{game}-seed{seed}-{F.feature_hash()}.parquet"
-    have = pd.read_parquet(path) if path is not None and path.exists() else pd.DataFrame(columns=list(F.NAMES), dtype=float)
+    path = None if cache is None else Path(cache) / f"{game}-seed{seed}-{explain_features.feature_hash()}.parquet"
+    have = pd.read_parquet(path) if path is not None and path.exists() else pd.DataFrame(columns=list(explain_features.NAMES), dtype=float)
     todo = np.setdiff1d(deals, have.index.to_numpy(np.int64))
     if len(todo):
         t0 = time.time()
@@ -90,7 +90,7 @@ def cached_features(game: str, deals, seed: int = SEED, cache: Path | None = CAC
             done = Parallel(n_jobs=jobs)(delayed(_chunk)(game, seed, p) for p in parts)
         else:
             done = [_chunk(game, seed, p) for p in parts]
-        new = pd.DataFrame(np.vstack([d[0] for d in done]), columns=list(F.NAMES), index=pd.Index(todo, name="deal"))
+        new = pd.DataFrame(np.vstack([d[0] for d in done]), columns=list(explain_features.NAMES), index=pd.Index(todo, name="deal"))
         have = new if have.empty else pd.concat([have, new]).sort_index()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -103,16 +103,16 @@ def cached_features(game: str, deals, seed: int = SEED, cache: Path | None = CAC
     return have.loc[deals]
 
 
-def _timing(game: str, model: M.Model, deals, seed: int = SEED, n: int = 300) -> dict:
+def _timing(game: str, model: explain_model.Model, deals, seed: int = SEED, n: int = 300) -> dict:
     """CPU milliseconds a deal for the features (fresh, in this process) and for the model (probability and
     contributions), on ``n`` of ``deals``."""
     from sim.game import Game
 
     g = Game(game)
     states = [g.deal(int(d), seed) for d in np.asarray(deals)[:n]]
-    F.features(g, states[:2])  # the kernel loaded
+    explain_features.features(g, states[:2])  # the kernel loaded
     t0 = time.process_time()
-    X = F.features(g, states)
+    X = explain_features.features(g, states)
     t1 = time.process_time()
     model.predict(X)
     model.contributions(X)
@@ -121,29 +121,29 @@ def _timing(game: str, model: M.Model, deals, seed: int = SEED, n: int = 300) ->
 
 
 def train_game(game: str, verdicts: pd.DataFrame, cache: Path | None = CACHE, jobs: int = 2, seed: int = SEED,
-               variants: bool = True) -> M.Model:
+               variants: bool = True) -> explain_model.Model:
     """``game``'s model, trained on its first deals and judged on the rest (its ``holdout``)."""
     v = verdicts[verdicts.game == game]
     at = split_at(v.deal)
     train = v.deal.to_numpy() < at
-    if min(v.won[train].sum(), (~v.won[train]).sum()) < M.MIN_CLASS:  # (nearly) all one verdict: no features needed
-        model = M.constant_model(game, v.won[train], v.deal[train], seed)
+    if min(v.won[train].sum(), (~v.won[train]).sum()) < explain_model.MIN_CLASS:  # (nearly) all one verdict: no features needed
+        model = explain_model.constant_model(game, v.won[train], v.deal[train], seed)
         test = ~train
-        model.holdout = {**M.quality(np.full(test.sum(), model.base_rate), v.won[test]),
-                         "deal_ranges": M._ranges(v.deal[test].to_numpy())}
+        model.holdout = {**explain_model.quality(np.full(test.sum(), model.base_rate), v.won[test]),
+                         "deal_ranges": explain_model._ranges(v.deal[test].to_numpy())}
         return model
     X = cached_features(game, v.deal, seed, cache, jobs)
     won = v.set_index("deal").won.loc[X.index].to_numpy(bool)
     train = X.index.to_numpy() < at
-    model = M.fit(game, X[train].reset_index(drop=True), won[train], X.index[train], seed=seed)
+    model = explain_model.fit(game, X[train].reset_index(drop=True), won[train], X.index[train], seed=seed)
     test = ~train
     p = model.predict(X[test])
-    holdout = {**M.quality(p, won[test]), "deal_ranges": M._ranges(X.index[test].to_numpy()),
-               "won_by_probe": int(F.won_by_probe(X[test]).sum())}
+    holdout = {**explain_model.quality(p, won[test]), "deal_ranges": explain_model._ranges(X.index[test].to_numpy()),
+               "won_by_probe": int(explain_features.won_by_probe(X[test]).sum())}
     if variants and not model.constant:
         for name, cols in VARIANTS.items():
-            m = M.fit(game, X.loc[train, cols].reset_index(drop=True), won[train], X.index[train], seed=seed)
-            holdout[name] = M.quality(m.predict(X.loc[test, cols]), won[test])
+            m = explain_model.fit(game, X.loc[train, cols].reset_index(drop=True), won[train], X.index[train], seed=seed)
+            holdout[name] = explain_model.quality(m.predict(X.loc[test, cols]), won[test])
     holdout.update(_timing(game, model, X.index[test], seed))
     model.holdout = holdout
     return model
@@ -165,13 +165,13 @@ def build(data: str | Path = "data/published", out: Path | None = None, cache: P
         t0 = time.time()
         print(f"{game}:", flush=True)
         model = train_game(game, v, cache, jobs)
-        path = model.save(None if out is None else Path(out) / M.model_path(game).name)
+        path = model.save(None if out is None else Path(out) / explain_model.model_path(game).name)
         rows.append(table_row(model, path))
         print(f"  {time.time() - t0:.0f} s: {rows[-1]}", flush=True)
     return pd.DataFrame(rows)
 
 
-def table_row(model: M.Model, path: Path | None = None) -> dict:
+def table_row(model: explain_model.Model, path: Path | None = None) -> dict:
     """A model's line of the quality table."""
     h, t = model.holdout, model.training
     row = {"game": model.game, "model": t.get("kind"), "train deals": t.get("deals_count"),
@@ -189,10 +189,10 @@ def model_table(games: list[str] | None = None) -> pd.DataFrame:
     from .games import in_study_order
 
     rows = []
-    for game in in_study_order(games or M.shipped()):
-        path = M.model_path(game)
+    for game in in_study_order(games or explain_model.shipped()):
+        path = explain_model.model_path(game)
         if path.exists():
-            rows.append(table_row(M.read(path), path))
+            rows.append(table_row(explain_model.read(path), path))
     return pd.DataFrame(rows)
 
 
@@ -201,11 +201,11 @@ def model_table(games: list[str] | None = None) -> pd.DataFrame:
 # --------------------------------------------------------------------------
 
 
-def usable_model(game: str) -> M.Model | None:
+def usable_model(game: str) -> explain_model.Model | None:
     """``game``'s shipped model, or None (with a printed note) when it has none or it does not fit the code."""
     try:
-        return M.model_for(game)
-    except M.ModelError as e:
+        return explain_model.model_for(game)
+    except explain_model.ModelError as e:
         print(f"note: {e}")
         return None
 
@@ -234,8 +234,8 @@ def predictions(df: pd.DataFrame, games: list[str], limit: int = SAMPLE) -> pd.D
             continue
         trained = _in_ranges(d.deal.to_numpy(), model.training.get("deals", []))
         pick = d[~trained] if (~trained).any() else d
-        path = cache_folder() / f"{game}-seed{SEED}-{F.feature_hash()}.parquet"
-        cached = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=list(F.NAMES), dtype=float)
+        path = cache_folder() / f"{game}-seed{SEED}-{explain_features.feature_hash()}.parquet"
+        cached = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=list(explain_features.NAMES), dtype=float)
         have = pick[pick.deal.isin(cached.index)]
         fresh = pick[~pick.deal.isin(cached.index)]
         if len(fresh) > limit:
@@ -248,7 +248,7 @@ def predictions(df: pd.DataFrame, games: list[str], limit: int = SAMPLE) -> pd.D
         won = d.set_index("deal").won.loc[X.index].to_numpy(bool)
         frame = X.assign(game=game, won=won, p_win=model.predict(X), held_out=bool((~trained).any()))
         out.append(frame.rename_axis("deal").reset_index())
-    cols = ["deal", *F.NAMES, "game", "won", "p_win", "held_out"]
+    cols = ["deal", *explain_features.NAMES, "game", "won", "p_win", "held_out"]
     return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=cols)
 
 
@@ -264,7 +264,7 @@ def contributions(game: str, X: pd.DataFrame) -> pd.DataFrame:
     model = usable_model(game)
     if model is None or model.constant or X.empty:
         return pd.DataFrame(columns=["feature", "value", "push"])
-    c = model.contributions(X[list(F.NAMES)].reset_index(drop=True)).drop(columns="bias")
+    c = model.contributions(X[list(explain_features.NAMES)].reset_index(drop=True)).drop(columns="bias")
     vals = X[c.columns].reset_index(drop=True)
     return pd.DataFrame({"feature": np.repeat(c.columns.to_numpy(), len(c)), "value": vals.to_numpy().T.ravel(),
                          "push": c.to_numpy().T.ravel()})
@@ -297,7 +297,7 @@ def per_base(deals, seed: int = SEED, game: str = "selective-castle") -> pd.Data
             s.array[S_BASE:S_BASE + 4] = b
             states.append(s)
             keys.append((int(d), b))
-    X = F.features(g, states)
+    X = explain_features.features(g, states)
     return X.assign(deal=[k[0] for k in keys], base=[k[1] for k in keys])
 
 
@@ -314,7 +314,7 @@ def base_verdicts(df: pd.DataFrame, game: str = "selective-castle") -> pd.DataFr
     return pd.DataFrame(out, columns=["deal", "base", "won"]).drop_duplicates(["deal", "base"])
 
 
-def usual_values(model: M.Model, seed: int = SEED) -> dict[str, float]:
+def usual_values(model: explain_model.Model, seed: int = SEED) -> dict[str, float]:
     """``model``'s usual values (:func:`sim.explain.effects.typical_of`) taken again from the features of its first
     training deals: what :func:`~sim.explain.model.fit` records, without training again ({} for a constant model)."""
     from sim.explain.effects import TYPICAL, typical_of
@@ -334,7 +334,7 @@ def add_typical(path: Path) -> int:
 
     raw = files.read_bytes(path, files.MODEL_FILE, "a model file")
     d = files.loads_json(files.gunzip(raw, files.MODEL_TEXT, "a model file", str(path)))
-    d["typical"] = usual_values(M.read(path))
+    d["typical"] = usual_values(explain_model.read(path))
     text = json.dumps(d, indent=1, sort_keys=True) + "\n"
     files.write_atomic(Path(path), gzip.compress(text.encode(), compresslevel=9, mtime=0))
     return len(d["typical"])
@@ -343,15 +343,15 @@ def add_typical(path: Path) -> int:
 def main(argv: list[str] | None = None) -> None:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--typical"]:
-        for game in M.shipped():
-            print(f"{game}: usual values of {add_typical(M.model_path(game))} features", flush=True)
+        for game in explain_model.shipped():
+            print(f"{game}: usual values of {add_typical(explain_model.model_path(game))} features", flush=True)
         return
     data = argv[0] if argv else "data/published"
     t0 = time.time()
     table = build(data)
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(table.to_string(index=False))
-    print(f"models in {M.MODELS}: {sum(p.stat().st_size for p in M.MODELS.glob('*.json.gz')) / 1024:.0f} KB; {time.time() - t0:.0f} s")
+    print(f"models in {explain_model.MODELS}: {sum(p.stat().st_size for p in explain_model.MODELS.glob('*.json.gz')) / 1024:.0f} KB; {time.time() - t0:.0f} s")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from sim.explain import features as F
-from sim.explain import model as M
+from sim.explain import features as explain_features
+from sim.explain import model as explain_model
 
 from . import palette
 from .explain import importance
@@ -28,7 +28,7 @@ def feature_title(f: str, width: int = 42) -> str:
     import textwrap
 
     try:
-        meaning = F.feature(f).meaning
+        meaning = explain_features.feature(f).meaning
     except KeyError:
         return f
     return "\n".join(textwrap.wrap(meaning[0].upper() + meaning[1:], width))
@@ -37,7 +37,7 @@ def feature_title(f: str, width: int = 42) -> str:
 def feature_unit(f: str) -> str:
     """What a feature's value counts, for its axis: the meaning's first words (``cards``, ``moves``, ``piles``...)."""
     try:
-        meaning = F.feature(f).meaning
+        meaning = explain_features.feature(f).meaning
     except KeyError:
         return "value"
     if meaning.startswith("the same at"):  # base_depth_second: as base_depth_best, cards lying on a base's four
@@ -85,13 +85,13 @@ def plot_reliability(pred: pd.DataFrame, games: list[str], bins: int = 10, least
     fig, axes = plt.subplots(rows, cols, figsize=(2.7 * cols, 2.8 * rows), squeeze=False, sharex=True, sharey=True)
     for ax, g in zip(axes.ravel(), games):
         d = pred[pred.game == g]
-        r = M.reliability(d.p_win, d.won, bins)
+        r = explain_model.reliability(d.p_win, d.won, bins)
         r = r[r.deals >= least]
         ax.plot([0, 1], [0, 1], color=palette.GUIDE, lw=0.8, ls="--")
         ax.plot(r.p_mean, r.won, "-", color=colour(g), lw=1)
         ax.scatter(r.p_mean, r.won, s=4 + 60 * np.sqrt(r.deals / max(len(d), 1)), color=colour(g), zorder=3)
-        a = M.auc(d.p_win, d.won)
-        ax.set_title(f"{name(g)}\nECE {M.ece(d.p_win, d.won):.3f}" + (f", AUC {a:.3f}" if a is not None else "")
+        a = explain_model.auc(d.p_win, d.won)
+        ax.set_title(f"{name(g)}\nECE {explain_model.ece(d.p_win, d.won):.3f}" + (f", AUC {a:.3f}" if a is not None else "")
                      + f", {len(d):,} deals", fontsize=7.5)
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
@@ -181,7 +181,7 @@ def plot_importance(longs: dict[str, pd.DataFrame], top: int = 12):
     fig, axes = plt.subplots(1, max(len(games), 1), figsize=(3.6 * max(len(games), 1), 0.28 * top + 1.2), squeeze=False)
     for ax, g in zip(axes[0], games):
         imp = importance(longs[g]).iloc[:top][::-1]
-        kinds = [F.feature(f).kind for f in imp.index]
+        kinds = [explain_features.feature(f).kind for f in imp.index]
         ax.barh(range(len(imp)), imp.to_numpy(), color=[colour(g) if k == "play" else palette.LOST for k in kinds])
         ax.set_yticks(range(len(imp)), imp.index, fontsize=7)
         ax.set_title(name(g), fontsize=9)

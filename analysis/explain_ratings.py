@@ -25,8 +25,8 @@ import pandas as pd
 
 from sim.explain import rating as RM
 
-from . import explain as E
-from . import ratings as R
+from . import explain as explain_analysis
+from . import ratings as ratings_analysis
 
 #: the share of the rated deals (the highest-numbered) a rating model is judged on, never trained on
 HOLDOUT = 0.2
@@ -35,8 +35,8 @@ SEED = 0
 
 def scale() -> dict:
     """The scale a rating model's file carries: the reference player, its rating, points a logit, cuts, tiers."""
-    return {"reference": R.REFERENCE, "centre": float(R.CENTRE), "points": float(R.SCALE), "cuts": [float(c) for c in R.CUTS],
-            "tiers": list(R.TIERS)}
+    return {"reference": ratings_analysis.REFERENCE, "centre": float(ratings_analysis.CENTRE), "points": float(ratings_analysis.SCALE), "cuts": [float(c) for c in ratings_analysis.CUTS],
+            "tiers": list(ratings_analysis.TIERS)}
 
 
 def trained(deals) -> np.ndarray:
@@ -89,7 +89,7 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
     from . import rated
     from .games import STUDY
 
-    cache = cache or E.cache_folder()
+    cache = cache or explain_analysis.cache_folder()
     rows = []
     for game in games or STUDY:
         t0 = time.time()
@@ -97,7 +97,7 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
         if s is None:
             print(f"{game}: not rated (the ladder did not play it): no rating model", flush=True)
             continue
-        X = E.cached_features(game, s.deals[s.deals.seed == SEED].deal, SEED, cache, jobs)
+        X = explain_analysis.cached_features(game, s.deals[s.deals.seed == SEED].deal, SEED, cache, jobs)
         model = train_rating(game, s.deals, X)
         model.save(None if out is None else Path(out) / RM.rating_path(game).name)
         rows.append(table_row(model))

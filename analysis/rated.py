@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import ladder
-from . import ratings as R
+from . import ratings as ratings_analysis
 from .picks import pick
 from .scan import as_rows
 from .stats import player_mask
@@ -25,7 +25,7 @@ class Rated:
     """One game on the scale: its fit, its rungs weakest first, each deal's rating and tier, the cuts between tiers."""
 
     game: str
-    fit: R.Fit
+    fit: ratings_analysis.Fit
     rungs: list[str]  #: the rungs rated, weakest first (by rating; those that won none or all of their deals are not)
     deals: pd.DataFrame  #: seed, deal, rating, se, censored, tier, and one column per rung: won (bool)
     cuts: list[float]
@@ -34,7 +34,7 @@ class Rated:
         """Each rung's rating with its 95% interval (±1.96 standard errors), its deals and wins, weakest first."""
         p = self.fit.players.set_index("player").reindex(self.rungs).dropna(subset=["theta"]).reset_index()
         r = self.fit.rating(p.theta)
-        half = 1.96 * R.SCALE * p.se
+        half = 1.96 * ratings_analysis.SCALE * p.se
         return pd.DataFrame({"player": p.player, "rating": r, "lo": r - half, "hi": r + half,
                              "deals": p.deals.astype(int), "won": p.won.astype(int)})
 
@@ -67,24 +67,24 @@ def rate_game(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = N
     o = outcomes(rows, solved, game, rungs)
     if o.empty or o.player.nunique() < 2:
         return None
-    f = R.fit(o)
-    if R.REFERENCE not in set(f.players.player):
+    f = ratings_analysis.fit(o)
+    if ratings_analysis.REFERENCE not in set(f.players.player):
         return None
     order = list(f.players.sort_values("theta").player)  # weakest first, by rating
-    cuts = list(R.CUTS)
-    d = f.deals.assign(rating=f.rating(f.deals.b), se=R.SCALE * f.deals.se)
-    d["tier"] = R.tier_of(d.rating, cuts)
+    cuts = list(ratings_analysis.CUTS)
+    d = f.deals.assign(rating=f.rating(f.deals.b), se=ratings_analysis.SCALE * f.deals.se)
+    d["tier"] = ratings_analysis.tier_of(d.rating, cuts)
     wide = o.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="max")
     d = d.merge(wide.reset_index(), on=["seed", "deal"], how="left")
     return Rated(game, f, order, d[["seed", "deal", "rating", "se", "censored", "tier", *[p for p in order if p in d]]], cuts)
 
 
-def tiers_table(r: Rated, described_by=R.DESCRIBED_BY) -> pd.DataFrame:
+def tiers_table(r: Rated, described_by=ratings_analysis.DESCRIBED_BY) -> pd.DataFrame:
     """Per tier (easiest first): its ratings, its deals, and the share of them each of ``described_by`` won (what the
     players did on those deals, not what the model says)."""
     out = []
     bounds = [-np.inf, *r.cuts, np.inf]
-    for i, tier in enumerate(R.TIERS[: len(r.cuts) + 1]):
+    for i, tier in enumerate(ratings_analysis.TIERS[: len(r.cuts) + 1]):
         d = r.deals[r.deals.tier == tier]
         row = {"tier": tier, "from": bounds[i], "to": bounds[i + 1], "deals": len(d),
                "share": len(d) / len(r.deals) if len(r.deals) else np.nan}
@@ -123,10 +123,10 @@ def scale_of(folder, game: str) -> Rated | None:
 def tier_named(text: str) -> str:
     """The tier a user named (``very-hard``, ``Very hard``, ``hard``...), or ValueError listing the tiers."""
     wanted = text.strip().lower().replace("-", " ").replace("_", " ")
-    for tier in R.TIERS:
+    for tier in ratings_analysis.TIERS:
         if tier.lower() == wanted:
             return tier
-    raise ValueError(f"no tier {text!r}: give one of " + ", ".join(t.lower().replace(" ", "-") for t in R.TIERS))
+    raise ValueError(f"no tier {text!r}: give one of " + ", ".join(t.lower().replace(" ", "-") for t in ratings_analysis.TIERS))
 
 
 def study(rows, df: pd.DataFrame, games: list[str]) -> dict[str, Rated]:

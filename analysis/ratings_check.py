@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import ratings as R
+from . import ratings as ratings_analysis
 
 FOLDS = 10
 SEED = 0
@@ -67,14 +67,14 @@ def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, fo
     fold = np.random.default_rng(seed).integers(0, folds, len(o))
     idx = None if index is None else index.set_index(["seed", "deal"]).difficulty
     parts = []
-    whole = R.fit(o)
+    whole = ratings_analysis.fit(o)
     for k in range(folds):
         train, test = o[fold != k], o[fold == k].copy()
-        f = R.fit(train, start=whole)
+        f = ratings_analysis.fit(train, start=whole)
         b = f.deals.set_index(["seed", "deal"]).b.reindex(pd.MultiIndex.from_frame(test[["seed", "deal"]])).to_numpy()
         b = np.where(np.isnan(b), f.prior[0], b)  # a deal all of whose games are held out: the deals' mean
         theta = f.players.set_index("player").theta.reindex(test.player).to_numpy()
-        test["rating"] = R._sigmoid(theta - b)
+        test["rating"] = ratings_analysis._sigmoid(theta - b)
         rate = train.groupby("player").won.mean()
         test["rate"] = test.player.map(rate).to_numpy()
         test["index"] = _index_baseline(train, test, idx) if idx is not None else np.nan
@@ -109,17 +109,17 @@ def held_out_players(outcomes: pd.DataFrame, rate_from: int = RATE_FROM) -> pd.D
     ``games``, ``log_loss``, ``auc``."""
     o = outcomes[["player", "seed", "deal", "won"]].copy()
     o["player"] = o.player.astype(str)
-    full = R.fit(o)
+    full = ratings_analysis.fit(o)
     full_r = full.players.set_index("player").theta
     out = []
     for player in sorted(o.player.unique()):
-        f = R.fit(o[o.player != player], start=full)
+        f = ratings_analysis.fit(o[o.player != player], start=full)
         mine = o[o.player == player].sort_values(["seed", "deal"])
         first, rest = mine.iloc[:rate_from], mine.iloc[rate_from:]
-        r = R.rate_player(f, first)
+        r = ratings_analysis.rate_player(f, first)
         b = f.deals.set_index(["seed", "deal"]).b.reindex(pd.MultiIndex.from_frame(rest[["seed", "deal"]])).to_numpy()
         keep = ~np.isnan(b)
-        p = R._sigmoid(f.logit(r.rating) - b[keep])
+        p = ratings_analysis._sigmoid(f.logit(r.rating) - b[keep])
         y = rest.won.to_numpy()[keep]
         # on the full fit's scale: the two fits' logits aligned on the players they share
         t = f.players.set_index("player").theta
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     """``python -m analysis.ratings_check [DATA]``: the ratings held out, and predicted before search (prints tables)."""
     import sys
 
-    from . import explain as E
+    from . import explain as explain_analysis
     from . import rated
     from .games import STUDY
     from .scan import of
@@ -169,14 +169,14 @@ def main(argv: list[str] | None = None) -> None:
         scale = rated.scale_of(data, game)
         if scale is None:
             continue
-        X = E.cached_features(game, scale.deals.deal)
+        X = explain_analysis.cached_features(game, scale.deals.deal)
         rows = []
-        for label, cols in (("layout", E.LAYOUT), ("layout and cheap probes", E.CHEAP), ("every feature", list(X.columns))):
+        for label, cols in (("layout", explain_analysis.LAYOUT), ("layout and cheap probes", explain_analysis.CHEAP), ("every feature", list(X.columns))):
             rows.append({"game": game, "features": label, **rating_before_search(scale, X, cols)})
         print(pd.DataFrame(rows).round(3).to_string(index=False), flush=True)
         o = rated.outcomes(of(data), rated.verdicts_of(data, game), game, scale.rungs)
         others = {}
-        model = E.usable_model(game)
+        model = explain_analysis.usable_model(game)
         if model is not None:
             from scipy.stats import spearmanr
 

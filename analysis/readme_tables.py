@@ -259,15 +259,15 @@ def difficulty_table(df: pd.DataFrame) -> str:
     """Per game of the study: the difficulty index of its winnable deals (median and quartiles, in bits), its rank
     correlation with the ladder's weakest winning rung (with the deals no rung wins as the top rank, and without
     them), and what judging every move cost."""
-    from . import difficulty as D
+    from . import difficulty as difficulty_analysis
 
-    rows = D.corridor_rows(df)
+    rows = difficulty_analysis.corridor_rows(df)
     rows = rows[rows.seed >= 0]
     if rows.empty:
         return "(no corridor rows yet)"
-    rows = D.with_rungs(rows, df)
-    v = D.validity(rows).set_index("game")
-    c = D.cost(rows).set_index("game")
+    rows = difficulty_analysis.with_rungs(rows, df)
+    v = difficulty_analysis.validity(rows).set_index("game")
+    c = difficulty_analysis.cost(rows).set_index("game")
     out = []
     for game in [g for g in STUDY if (rows.game == g).any()]:
         won = rows[(rows.game == game) & (rows.result == "won")].difficulty
@@ -289,9 +289,9 @@ def difficulty_table(df: pd.DataFrame) -> str:
 
 def catalogue_table(df: pd.DataFrame) -> str:
     """Per game PySol deals: its judged game numbers, their verdicts, the index of the winnable ones and the hardest."""
-    from . import difficulty as D
+    from . import difficulty as difficulty_analysis
 
-    k = D.catalogue(D.corridor_rows(df), hardest=3)
+    k = difficulty_analysis.catalogue(difficulty_analysis.corridor_rows(df), hardest=3)
     if k.empty:
         return "(no PySol deals judged yet)"
-    return _md(D.catalogue_view(k, code=True), right=1)
+    return _md(difficulty_analysis.catalogue_view(k, code=True), right=1)

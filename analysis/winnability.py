@@ -28,7 +28,7 @@ PUBLISHED = {BELEAGUERED: (68.170, 0.099), STREETS: (51.187, 0.186)}
 PUBLISHED_DEALS = 2_000_000
 #: Solvitaire's effort on the same games (2,000,000 deals each): its unknown share in %, and its mean CPU seconds a deal
 PUBLISHED_EFFORT = {BELEAGUERED: (0.068, 4.9), STREETS: (0.232, 29.0)}
-#: the other published figures of the family (``shared/ANCHORS.md``): what they say, the share they give, and what
+#: the other published figures of the family, each with its source: what they say, the share they give, and what
 #: that share is: ``winnability`` (a solver's, to be held against ours), ``players`` (a win rate of human players),
 #: ``unstated`` (the method is not given); only the first is like ours
 ANCHORS = {

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernels import dealing as D
-from .kernels import hashing as H
-from .kernels import legal as M
-from .kernels import layout as L
+from .kernels import dealing
+from .kernels import hashing
+from .kernels import legal as legal_kernel
+from .kernels import layout
 from .core import reference
 from .core.board import BoardError, Position, format_board, parse_board
 from .core.cards import N_RANKS, RANKS, SUITS, card_str, make_card, rank_of
@@ -53,7 +53,7 @@ class Game:
         if not isinstance(rules, (str, Rules)):
             raise UnknownGameError(f"a game is a name (see `castle games`) or a Rules record, not {rules!r}")
         self.rules = find_game(rules) if isinstance(rules, str) else rules
-        self.rules_array = L.rules_array(self.rules)
+        self.rules_array = layout.rules_array(self.rules)
 
     def __repr__(self) -> str:
         return f"Game({self.rules.full_slug!r})"
@@ -64,8 +64,8 @@ class Game:
         if kind == "pysol" or seed == PYSOL_SEED:
             return State.from_position(self.rules, deal_position(self.rules, deal, seed))
         check_seeded(seed, n)
-        s = np.zeros(L.STATE_SIZE, np.int8)
-        D.init_deal(self.rules_array, seed, n, s, np.zeros(52, np.int8))  # the compiled deal: the same cards, 100x sooner
+        s = np.zeros(layout.STATE_SIZE, np.int8)
+        dealing.init_deal(self.rules_array, seed, n, s, np.zeros(52, np.int8))  # the compiled deal: the same cards, 100x sooner
         return State(self.rules, s)
 
     def from_board(self, text: str, check: bool = False) -> State:
@@ -96,7 +96,7 @@ class LegalMoves:
     def actions(self) -> np.ndarray:
         """The legal moves as action ints, ascending."""
         buf = np.empty(MAX_MOVES, np.int64)
-        n = M.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(M.SCRATCH_SIZE, np.int64))
+        n = legal_kernel.legal_actions(self._state.array, self._state.rules_array, buf, np.empty(legal_kernel.SCRATCH_SIZE, np.int64))
         return buf[:n]
 
     def mask(self) -> np.ndarray:
@@ -135,12 +135,12 @@ class State:
         self.rules = rules
         self.rules_array = _rules_array(rules)
         self.array = array
-        self._keys = np.zeros(H.PH_SIZE, np.uint64)  # the pile keys: the hash, kept as moves are played
-        H.pile_keys(array, self.rules_array, self._keys)
+        self._keys = np.zeros(hashing.PH_SIZE, np.uint64)  # the pile keys: the hash, kept as moves are played
+        hashing.pile_keys(array, self.rules_array, self._keys)
         self._undo: list[int] = []
         self._actions: list[int] = []
         self._buf = np.empty(MAX_MOVES, np.int64)
-        self._scratch = np.empty(M.SCRATCH_SIZE, np.int64)
+        self._scratch = np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
 
     @classmethod
     def from_position(cls, rules: Rules, pos: Position) -> State:
@@ -161,7 +161,7 @@ class State:
 
     def actions(self) -> np.ndarray:
         """The legal moves as action ints, ascending (a fresh array): the cheap way for a player to look at them."""
-        n = M.legal_actions(self.array, self.rules_array, self._buf, self._scratch)
+        n = legal_kernel.legal_actions(self.array, self.rules_array, self._buf, self._scratch)
         return self._buf[:n].copy()
 
     @property
@@ -170,12 +170,12 @@ class State:
         return [Move.from_action(a) for a in self._actions]
 
     def is_legal(self, move: Move) -> bool:
-        return bool(M.is_legal(self.array, self.rules_array, move.action))
+        return bool(legal_kernel.is_legal(self.array, self.rules_array, move.action))
 
     def push(self, move: Move | str | int) -> None:
         """Play ``move`` (a Move, its text ``"3-F"`` or ``"3-5x4"``, or its action int: the cheapest)."""
         if type(move) is int and 0 <= move < N_ALL_ACTIONS:  # a player's action: one kernel call
-            token = H.apply_checked(self.array, self.rules_array, self._keys, move)
+            token = hashing.apply_checked(self.array, self.rules_array, self._keys, move)
             if token >= 0:
                 self._undo.append(token)
                 self._actions.append(move)
@@ -188,7 +188,7 @@ class State:
             action = int(move)
         else:
             action = Move.from_action(move).action  # a MoveError for anything but a whole number in the action space
-        token = H.apply_checked(self.array, self.rules_array, self._keys, action) if 0 <= action < N_ALL_ACTIONS else -1
+        token = hashing.apply_checked(self.array, self.rules_array, self._keys, action) if 0 <= action < N_ALL_ACTIONS else -1
         if token < 0:
             move = Move.from_action(action)
             reason = reference.why_illegal(self.rules, self.position(), move) or "the engines disagree (a bug: please report it)"
@@ -204,16 +204,16 @@ class State:
         """Take back the last move and return its action int (:meth:`pop` without making a Move)."""
         if not self._undo:
             raise IndexError("pop from an empty move stack")
-        H.undo_keyed(self.array, self.rules_array, self._keys, self._undo.pop())
+        hashing.undo_keyed(self.array, self.rules_array, self._keys, self._undo.pop())
         return self._actions.pop()
 
     # -- reading the position -----------------------------------------------
     def position(self) -> Position:
         """The position as plain lists (see :class:`~sim.core.board.Position`)."""
         s = self.array
-        piles = [[int(c) for c in s[L.S_CARDS + p * L.CAP : L.S_CARDS + p * L.CAP + int(s[L.S_HEIGHT + p])]]
+        piles = [[int(c) for c in s[layout.S_CARDS + p * layout.CAP : layout.S_CARDS + p * layout.CAP + int(s[layout.S_HEIGHT + p])]]
                  for p in range(self.rules.n_piles)]
-        return Position(piles, [int(x) for x in s[L.S_FOUND : L.S_FOUND + 4]], [int(x) for x in s[L.S_BASE : L.S_BASE + 4]])
+        return Position(piles, [int(x) for x in s[layout.S_FOUND : layout.S_FOUND + 4]], [int(x) for x in s[layout.S_BASE : layout.S_BASE + 4]])
 
     @property
     def cards_home(self) -> int:
@@ -223,14 +223,14 @@ class State:
     @property
     def empty_piles(self) -> int:
         """Empty tableau piles (reserves not counted)."""
-        return int((self.array[L.S_HEIGHT : L.S_HEIGHT + self.rules.n_tableau] == 0).sum())
+        return int((self.array[layout.S_HEIGHT : layout.S_HEIGHT + self.rules.n_tableau] == 0).sum())
 
     @property
     def base_rank(self) -> int | None:
         """The foundations' shared base rank (0=Ace), or None while not chosen or not shared."""
         if self.rules.foundation_base == FoundationBase.FIRST_CARD_INDEPENDENT:
             return None
-        base = int(self.array[L.S_BASE])
+        base = int(self.array[layout.S_BASE])
         return base if base >= 0 else None
 
     def is_won(self) -> bool:
@@ -246,7 +246,7 @@ class State:
 
     def hash(self) -> int:
         """Canonical position hash (pile order and which pile is empty do not matter), kept as moves are played."""
-        return int(H.position_key(self._keys, self.array))
+        return int(hashing.position_key(self._keys, self.array))
 
     def board_text(self) -> str:
         """The board text format (round-trips through :meth:`Game.from_board`)."""
@@ -297,18 +297,18 @@ def _rules_array(rules: Rules) -> np.ndarray:
     """The rules array of ``rules``, made once (the kernels only read it)."""
     r = _RULES_ARRAYS.get(rules)
     if r is None:
-        r = _RULES_ARRAYS[rules] = L.rules_array(rules)  # (writable: numba types a read-only array apart)
+        r = _RULES_ARRAYS[rules] = layout.rules_array(rules)  # (writable: numba types a read-only array apart)
     return r
 
 
 def array_of(pos: Position) -> np.ndarray:
     """Pack a :class:`Position` into a state array."""
-    s = np.zeros(L.STATE_SIZE, np.int8)
-    s[L.S_FOUND : L.S_FOUND + 4] = pos.foundations
-    s[L.S_BASE : L.S_BASE + 4] = pos.bases
+    s = np.zeros(layout.STATE_SIZE, np.int8)
+    s[layout.S_FOUND : layout.S_FOUND + 4] = pos.foundations
+    s[layout.S_BASE : layout.S_BASE + 4] = pos.bases
     for p, pile in enumerate(pos.piles):
-        s[L.S_HEIGHT + p] = len(pile)
-        s[L.S_CARDS + p * L.CAP : L.S_CARDS + p * L.CAP + len(pile)] = pile
+        s[layout.S_HEIGHT + p] = len(pile)
+        s[layout.S_CARDS + p * layout.CAP : layout.S_CARDS + p * layout.CAP + len(pile)] = pile
     return s
 
 

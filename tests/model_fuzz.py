@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.explain import model as M
+from sim.explain import model as explain_model
 from sim.explain.features import features
 from sim.explain.reasons import constant_reason, explain
 from sim.game import Game
@@ -71,7 +71,7 @@ def field_mutations(d: dict):
 def main(folder: Path) -> int:
     refused = served = 0
     for game, name in (("beleaguered-castle", "booster"), ("castles-end", "constant")):
-        d = json.loads(gzip.decompress(M.model_path(game).read_bytes()))
+        d = json.loads(gzip.decompress(explain_model.model_path(game).read_bytes()))
         g = Game(game)
         states = [g.deal(n) for n in (3, 4)]
         X = features(g, states)
@@ -86,7 +86,7 @@ def main(folder: Path) -> int:
             path = folder / f"{name}-{k}.json.gz"
             path.write_bytes(gzip.compress(json.dumps(m).encode()))
             try:
-                model = M.load(path, g.rules)
+                model = explain_model.load(path, g.rules)
                 if k % 10 == 0:  # the whole of castle explain now and then; its model's questions every time
                     explain(g, states, model)
                 p, pushes = model.predict(X), model.contributions(X).to_numpy()
@@ -95,7 +95,7 @@ def main(folder: Path) -> int:
                 assert np.isfinite(p).all() and ((p >= 0) & (p <= 1)).all(), p
                 assert np.isfinite(pushes).all(), pushes
                 served += 1
-            except M.ModelError as e:
+            except explain_model.ModelError as e:
                 text = str(e)
                 if "\n" in text or not text.startswith(str(path)):
                     print(f"{path}: not one line naming the file: {text!r}", file=sys.stderr)

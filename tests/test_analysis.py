@@ -199,12 +199,12 @@ def test_the_ladders_order_is_by_strength_and_timing_noise_does_not_move_it():
     """CPU scaled by ±20% per rung (a machine's load) swaps the CPU order of close rungs; the rung order, the weakest
     winning rung of every deal and the difficulty index's rank correlations stay exactly as they were (a tie in
     strength would fall to CPU: there is none here, as there is none on the shipped ladder)."""
-    from analysis import difficulty as D
+    from analysis import difficulty as difficulty_analysis
 
     df = _close_timed_ladder()
     assert ladder.rungs(df) == ["weak", "fair", "good", "best"]
-    corridor = D.corridor_rows(df)
-    before = D.validity(D.with_rungs(corridor, df))
+    corridor = difficulty_analysis.corridor_rows(df)
+    before = difficulty_analysis.validity(difficulty_analysis.with_rungs(corridor, df))
     by_rung = ladder.difficulty_by_rung(df)
     for factor in ({"weak": 0.8, "fair": 1.2, "good": 0.8, "best": 1.2}, {"weak": 1.2, "fair": 0.8, "good": 1.2, "best": 0.8}):
         noisy = df.assign(cpu_us=df.cpu_us * df.player.map(factor).fillna(1.0))
@@ -212,7 +212,7 @@ def test_the_ladders_order_is_by_strength_and_timing_noise_does_not_move_it():
         assert by_cpu != ["fair", "weak", "best", "good"] or factor["weak"] > 1  # the first noise swaps CPU's order
         assert ladder.rungs(noisy) == ["weak", "fair", "good", "best"]
         pd.testing.assert_frame_equal(ladder.difficulty_by_rung(noisy), by_rung)
-        pd.testing.assert_frame_equal(D.validity(D.with_rungs(D.corridor_rows(noisy), noisy)), before)
+        pd.testing.assert_frame_equal(difficulty_analysis.validity(difficulty_analysis.with_rungs(difficulty_analysis.corridor_rows(noisy), noisy)), before)
     # the deals no rung wins (only the solver) stand one rank above the strongest rung, and the correlation is
     # given with them and without them
     v = before.set_index("game").loc["streets-and-alleys"]
@@ -533,20 +533,20 @@ def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_ca
 
 
 def test_the_pysol_catalogue_counts_its_deals_and_names_the_hardest_winnable_first():
-    from analysis import difficulty as D
+    from analysis import difficulty as difficulty_analysis
 
     nan = float("nan")
     rows = pd.DataFrame({"game": ["beleaguered-castle"] * 2 + ["streets-and-alleys"] * 5, "seed": [-1, 0, -1, -1, -1, -1, -1],
                          "deal": [1, 1, 1, 2, 3, 4, 5], "result": ["won", "won", "won", "won", "lost", "won", "unknown"],
                          "difficulty": [1.0, 5.0, 3.0, 9.0, nan, 9.0, nan]})
-    k = D.catalogue(rows, hardest=2).set_index("game")
+    k = difficulty_analysis.catalogue(rows, hardest=2).set_index("game")
     assert list(k.index) == ["streets-and-alleys", "beleaguered-castle"]  # the study's order, not the alphabet's
     sa, bc = k.loc["streets-and-alleys"], k.loc["beleaguered-castle"]
     assert (sa.deals, sa.won, sa.lost, sa.unknown, sa["median"], sa.hardest) == (5, 3, 1, 1, 9.0, [2, 4])  # a tie: by number
     assert (bc.deals, bc.won, bc.hardest) == (1, 1, [1])  # seed 0's deal 1 is no PySol game
     from analysis.readme import catalogue_table
 
-    view = D.catalogue_view(k.reset_index(), code=True)  # the README's table: its game numbers as code
+    view = difficulty_analysis.catalogue_view(k.reset_index(), code=True)  # the README's table: its game numbers as code
     assert view.loc[0, "the hardest winnable, hardest first"] == "`pysol:2`, `pysol:4`" and "hard: above (bits)" not in view
     assert "| Streets and Alleys | 1-5 | 3 / 1 / 1 | 9.0 [6.0, 9.0] | `pysol:2`, `pysol:4`, `pysol:1` |" in catalogue_table(
         rows.assign(player="corridor"))

@@ -203,3 +203,37 @@ def test_the_drawing_names_every_module_and_draws_the_layers_in_order():
     heads = [ln.split()[0] for ln in rows if ln.startswith(" ") and ln.split()[0].endswith(("/", ".py"))]
     drawn = [h.rstrip("/").removesuffix(".py").replace("/", ".") for h in heads]
     assert drawn == list(reversed(LAYERS)), "ARCHITECTURE.md's drawing, top down, is not LAYERS reversed"
+
+
+#: modules another change is rewriting, left out of the rule below until it lands (none of them imports a module of
+#: the tree under one letter today); the list only shrinks: a name that is no module is refused
+ONE_LETTER_LEFT = {"analysis.scan", "analysis.frames", "analysis.picks", "analysis.stats", "analysis.load"}
+
+
+def one_letter_aliases(name: str, path: Path, known: dict[str, Path]) -> list[str]:
+    """``import a.b as X`` and ``from a import b as X`` of a module of the tree, ``X`` one letter: a name that says
+    nothing of the module, and that the next file gives to another."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            pairs = [(a.name, a.asname) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            pairs = [(f"{base}.{a.name}", a.asname) for a in node.names]
+        else:
+            continue
+        found += [f"{name}:{node.lineno}: {target} as {alias}" for target, alias in pairs
+                  if alias and len(alias) == 1 and target in known]
+    return found
+
+
+def test_no_module_imports_a_module_of_the_tree_under_one_letter():
+    known = modules()
+    found = [line for name, path in known.items() if name not in ONE_LETTER_LEFT
+             for line in one_letter_aliases(name, path, known)]
+    assert not found, "\n".join(found)
+    assert ONE_LETTER_LEFT <= known.keys(), f"no such module, take off ONE_LETTER_LEFT: {sorted(ONE_LETTER_LEFT - known.keys())}"

@@ -473,9 +473,9 @@ def _model_text(game: str) -> dict:
     import gzip
     import json
 
-    from sim.explain import model as M
+    from sim.explain import model as explain_model
 
-    return json.loads(gzip.decompress(M.model_path(game).read_bytes()))
+    return json.loads(gzip.decompress(explain_model.model_path(game).read_bytes()))
 
 
 def _write_model(path: Path, d: dict) -> None:
@@ -649,16 +649,16 @@ def test_every_model_is_validated_whole(tmp_path):
 def test_explain_never_gives_a_probability_outside_0_to_1():
     """Whatever reaches a model past the checks of its file (one made in Python), a probability outside [0, 1] or not
     finite is refused with one line, never shown as "100%" or "nan%"."""
-    from sim.explain import model as M
+    from sim.explain import model as explain_model
     from sim.explain.reasons import explain
     from sim.game import Game
 
     g = Game("castles-end")
     for rate in (7.5, float("nan"), -0.1):
-        model = M.read(M.model_path("castles-end"))
+        model = explain_model.read(explain_model.model_path("castles-end"))
         model.base_rate = rate
         model.certain_from = []  # no probe's win hides the model's probability
-        with pytest.raises(M.ModelError, match=r"sim/explain/models/castles-end.json.gz: gives a probability of .*, outside \[0, 1\]"):
+        with pytest.raises(explain_model.ModelError, match=r"sim/explain/models/castles-end.json.gz: gives a probability of .*, outside \[0, 1\]"):
             explain(g, [g.deal(3)], model)
 
 

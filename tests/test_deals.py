@@ -11,8 +11,8 @@ from sim.core.board import format_board
 from sim.core.cards import card_str, rank_of
 from sim.core.deals import DealError, deal_position, parse_deal_id, permutation
 from sim.game import State
-from sim.kernels import dealing as D
-from sim.kernels import layout as L
+from sim.kernels import dealing
+from sim.kernels import layout
 from sim.kernels.rng import permutation as compiled_permutation
 from sim.core.rules import BELEAGUERED_CASTLE, GAMES, SELECTIVE_CASTLE, STREETS_AND_ALLEYS, find_game
 
@@ -73,12 +73,12 @@ def test_deal_does_not_depend_on_other_deals():
 
 
 def test_compiled_layout_matches_python_layout():
-    s = np.zeros(L.STATE_SIZE, np.int8)
+    s = np.zeros(layout.STATE_SIZE, np.int8)
     perm = np.zeros(52, np.int8)
     for rules in GAMES:
-        r = L.rules_array(rules)
+        r = layout.rules_array(rules)
         for deal in range(30):
-            D.init_deal(r, 11, deal, s, perm)
+            dealing.init_deal(r, 11, deal, s, perm)
             assert State(rules, s).position() == deal_position(rules, deal, 11)
 
 

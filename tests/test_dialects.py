@@ -34,9 +34,9 @@ from sim.core.rules import (
     find_game,
     with_dialect,
 )
-from sim.kernels import hashing as H
-from sim.kernels import legal as M
-from sim.kernels import layout as L
+from sim.kernels import hashing
+from sim.kernels import legal as legal_kernel
+from sim.kernels import layout
 
 sys.path.insert(0, str(Path(__file__).parent))
 from engines import ENGINES  # noqa: E402
@@ -100,13 +100,13 @@ def test_an_unknown_or_foreign_dialect_is_a_clear_error():
 
 
 def test_the_rules_array_carries_the_dialect():
-    assert L.rules_array(find_game("sa"))[L.R_SEQ] == 0
-    assert L.rules_array(SA_SUPER)[L.R_SEQ] == int(SequenceMoves.SUPERMOVES)
-    assert L.rules_array(SC_PYSOL)[L.R_SEQ] == int(SequenceMoves.UNLIMITED)
+    assert layout.rules_array(find_game("sa"))[layout.R_SEQ] == 0
+    assert layout.rules_array(SA_SUPER)[layout.R_SEQ] == int(SequenceMoves.SUPERMOVES)
+    assert layout.rules_array(SC_PYSOL)[layout.R_SEQ] == int(SequenceMoves.UNLIMITED)
     # everything else is the base game's
     for rules in DIALECT_GAMES:
-        a, b = L.rules_array(rules), L.rules_array(find_game(rules.slug))
-        a[L.R_SEQ] = 0
+        a, b = layout.rules_array(rules), layout.rules_array(find_game(rules.slug))
+        a[layout.R_SEQ] = 0
         assert np.array_equal(a, b)
 
 
@@ -137,20 +137,20 @@ def test_the_kernels_split_actions_as_python_does():
     @njit
     def split_all(out):
         for a in range(out.shape[0]):
-            out[a, 0] = L.action_source(a)
-            out[a, 1] = L.action_target(a)
-            out[a, 2] = L.action_count(a)
-            out[a, 3] = L.make_action(out[a, 0], out[a, 1], out[a, 2])
+            out[a, 0] = layout.action_source(a)
+            out[a, 1] = layout.action_target(a)
+            out[a, 2] = layout.action_count(a)
+            out[a, 3] = layout.make_action(out[a, 0], out[a, 1], out[a, 2])
 
     out = np.zeros((N_ALL_ACTIONS, 4), np.int64)
     split_all(out)
     expected = np.array([(*split_action(a), a) for a in range(N_ALL_ACTIONS)])
     assert np.array_equal(out, expected)
     # the undo token carries every action and card
-    s = np.zeros(L.STATE_SIZE, np.int8)
-    token = (N_ALL_ACTIONS - 1) | (51 << L.T_CARD_SHIFT) | L.T_SET_OWN_BASE
-    assert L.token_action(token) == N_ALL_ACTIONS - 1 and L.token_card(token) == 51
-    assert s.shape[0] == L.STATE_SIZE
+    s = np.zeros(layout.STATE_SIZE, np.int8)
+    token = (N_ALL_ACTIONS - 1) | (51 << layout.T_CARD_SHIFT) | layout.T_SET_OWN_BASE
+    assert layout.token_action(token) == N_ALL_ACTIONS - 1 and layout.token_card(token) == 51
+    assert s.shape[0] == layout.STATE_SIZE
 
 
 # --------------------------------------------------------------------------
@@ -246,14 +246,14 @@ def test_sequence_apply_and_undo_restore_the_exact_state(rules):
             seqs = [m for m in moves if m.count > 1]
             move = rng.choice(seqs) if seqs and rng.random() < 0.7 else rng.choice(moves)
             before, h = state.array.copy(), state.hash()
-            ph = np.zeros(H.PH_SIZE, np.uint64)
-            H.pile_keys(state.array, state.rules_array, ph)
-            token = H.apply_keyed(state.array, state.rules_array, ph, move.action)
-            assert H.position_key(ph, state.array) == H.position_hash(state.array, state.rules_array)
-            assert L.token_action(token) == move.action
-            H.undo_keyed(state.array, state.rules_array, ph, token)
+            ph = np.zeros(hashing.PH_SIZE, np.uint64)
+            hashing.pile_keys(state.array, state.rules_array, ph)
+            token = hashing.apply_keyed(state.array, state.rules_array, ph, move.action)
+            assert hashing.position_key(ph, state.array) == hashing.position_hash(state.array, state.rules_array)
+            assert layout.token_action(token) == move.action
+            hashing.undo_keyed(state.array, state.rules_array, ph, token)
             assert np.array_equal(state.array, before) and state.hash() == h
-            assert H.position_key(ph, state.array) == h
+            assert hashing.position_key(ph, state.array) == h
             state.push(move)
             assert state.pop() == move and np.array_equal(state.array, before)
             state.push(move)
@@ -269,7 +269,7 @@ def test_a_move_is_legal_iff_it_is_generated(rules):
         state = State.from_position(rules, _endgame_position(rules, rng))
         for _ in range(10):
             legal = set(state.legal_moves.actions().tolist())
-            assert legal == {a for a in range(N_ALL_ACTIONS) if M.is_legal(state.array, state.rules_array, a)}
+            assert legal == {a for a in range(N_ALL_ACTIONS) if legal_kernel.is_legal(state.array, state.rules_array, a)}
             assert state.legal_moves.mask().sum() == len(legal) and state.legal_moves.mask().shape == (N_ALL_ACTIONS,)
             checked += any(a >= N_ACTIONS for a in legal)
             if not legal:
@@ -324,7 +324,7 @@ def test_the_sheet_never_offers_a_sequence():
             state = State.from_position(rules, _endgame_position(rules, rng))
             acts = state.legal_moves.actions()
             assert (acts < N_ACTIONS).all() and len(acts) <= N_ACTIONS
-            assert not M.is_legal(state.array, state.rules_array, N_ACTIONS + 1)
+            assert not legal_kernel.is_legal(state.array, state.rules_array, N_ACTIONS + 1)
     with pytest.raises(reference.IllegalMoveError, match="moves one card at a time"):
         reference.play(find_game("sa"), pos_of(find_game("sa"), ["KS QH", "", "KD"]), Move(0, 1, 2))
 
@@ -381,13 +381,13 @@ def test_a_dialect_win_replays_in_both_engines_and_the_sheet_refuses_it():
 
 def test_pruning_switches_keep_dialect_verdicts():
     """Rules 1, 3 and 4 cover sequence moves (pruning.md); rule 2 is ignored in these dialects."""
-    from sim.kernels import pruning as P
+    from sim.kernels import pruning
     from sim.solver.answer import solve_deal
 
     for name, deals in (("beleaguered-castle@supermoves", (20, 32, 33, 47)), ("streets-and-alleys@supermoves", (2, 44, 64))):
         for d in deals:
             verdicts = {prune: solve_deal(Game(name), 0, d, budget_nodes=400_000, portfolio=False, shorten=False, prune=prune).result
-                        for prune in (0, P.PRUNE_DEFAULT, P.PRUNE_ALL, P.PRUNE_SAFE_FOUNDATION, P.PRUNE_CANONICAL)}
+                        for prune in (0, pruning.PRUNE_DEFAULT, pruning.PRUNE_ALL, pruning.PRUNE_SAFE_FOUNDATION, pruning.PRUNE_CANONICAL)}
             assert len(set(verdicts.values())) == 1 and "unknown" not in verdicts.values(), (name, d, verdicts)
 
 

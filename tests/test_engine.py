@@ -11,8 +11,8 @@ from sim.core.cards import N_CARDS
 from sim.game import Game, IllegalMoveError, State
 from sim.core.moves import N_ACTIONS, Move
 from sim.core.rules import GAMES
-from sim.kernels import legal as M
-from sim.kernels import layout as L
+from sim.kernels import legal as legal_kernel
+from sim.kernels import layout
 from sim.players.loop import play
 from sim.players.registry import parse_player
 
@@ -104,21 +104,21 @@ def test_outcome_won_and_stuck():
     assert won.outcome().won and won.is_won()
 
 
-@pytest.mark.parametrize("rules", [g for g in GAMES if L.rules_array(g)[L.R_RANK_FIT]], ids=lambda g: g.slug)
+@pytest.mark.parametrize("rules", [g for g in GAMES if layout.rules_array(g)[layout.R_RANK_FIT]], ids=lambda g: g.slug)
 def test_rank_lookup_branch_finds_the_same_moves_as_the_pairwise_one(rules):
     """The move generator's two ways of finding target piles give the same moves in the same order."""
     game = Game(rules)
-    pairwise = L.rules_array(rules)
-    pairwise[L.R_RANK_FIT] = 0
+    pairwise = layout.rules_array(rules)
+    pairwise[layout.R_RANK_FIT] = 0
     rng = np.random.default_rng(5)
     a, b = np.empty(N_ACTIONS, np.int64), np.empty(N_ACTIONS, np.int64)
-    scratch = np.empty(M.SCRATCH_SIZE, np.int64)
+    scratch = np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
     checked = 0
     for deal in range(20):
         state = game.deal(deal)
         for _ in range(300):
-            n = M.legal_actions(state.array, state.rules_array, a, scratch)
-            m = M.legal_actions(state.array, pairwise, b, scratch)
+            n = legal_kernel.legal_actions(state.array, state.rules_array, a, scratch)
+            m = legal_kernel.legal_actions(state.array, pairwise, b, scratch)
             assert list(a[:n]) == list(b[:m])
             checked += 1
             if n == 0 or state.is_won():
@@ -135,7 +135,7 @@ def test_a_new_rule_field_must_be_taught_to_the_kernels():
 
     Wider = dataclasses.make_dataclass("Wider", [("stock_redeals", int, dataclasses.field(default=1))], bases=(Rules,), frozen=True)
     with pytest.raises(TypeError, match="stock_redeals"):
-        L.rules_array(Wider(**{f.name: getattr(STREETS_AND_ALLEYS, f.name) for f in dataclasses.fields(Rules)}))
+        layout.rules_array(Wider(**{f.name: getattr(STREETS_AND_ALLEYS, f.name) for f in dataclasses.fields(Rules)}))
 
 
 def test_play_stops_at_the_move_cap():

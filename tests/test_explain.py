@@ -23,7 +23,7 @@ import pytest
 
 from sim.core.board import Position, format_board
 from sim.game import Game, State
-from sim.explain import model as M
+from sim.explain import model as explain_model
 from sim.explain.features import FEATURES, NAMES, PROBES, features, feature_hash
 from sim.explain.reasons import context, explain, say
 
@@ -189,7 +189,7 @@ def test_a_reasons_points_are_the_chance_less_the_chance_were_it_as_usual():
     """Recomputed here from the booster itself: the calibrated probability of the deal, less that of the same deal
     with the reason's features (a probe's four) at the model's usual values; its words start with its side."""
     g = Game("streets-and-alleys")
-    model = M.model_for("streets-and-alleys")
+    model = explain_model.model_for("streets-and-alleys")
     assert set(model.typical) == set(model.columns)
     states = [g.deal(d) for d in (3, 17, 40)]
     X = features(g, states)
@@ -221,9 +221,9 @@ def test_a_reasons_points_are_the_chance_less_the_chance_were_it_as_usual():
 def test_a_model_file_without_usual_values_gives_points_from_its_contributions(tmp_path):
     """An older model file (no ``typical``): each reason's points are the chance less the chance without its share
     of the calibrated log-odds, and the output says which."""
-    model = M.read(M.model_path("streets-and-alleys"))
+    model = explain_model.read(explain_model.model_path("streets-and-alleys"))
     model.typical = {}
-    old = M.load(model.save(tmp_path / "old.json.gz"))
+    old = explain_model.load(model.save(tmp_path / "old.json.gz"))
     g = Game("streets-and-alleys")
     (e,) = explain(g, [g.deal(3)], model=old)
     assert e.points_by == "contribution"
@@ -238,12 +238,12 @@ def test_a_model_file_without_usual_values_gives_points_from_its_contributions(t
 def test_a_model_files_usual_values_are_checked(tmp_path, typical, words):
     import gzip
 
-    d = json.loads(gzip.decompress(M.model_path("streets-and-alleys").read_bytes()))
+    d = json.loads(gzip.decompress(explain_model.model_path("streets-and-alleys").read_bytes()))
     d["typical"] = typical
     path = tmp_path / "bad.json.gz"
     path.write_bytes(gzip.compress(json.dumps(d).replace("Infinity", "1e999").encode()))
-    with pytest.raises(M.ModelError) as e:
-        M.read(path)
+    with pytest.raises(explain_model.ModelError) as e:
+        explain_model.read(path)
     assert words in str(e.value) and "\n" not in str(e.value)
 
 
@@ -253,12 +253,12 @@ def test_a_model_files_usual_values_are_checked(tmp_path, typical, words):
 
 
 def test_every_shipped_model_fits_this_code_and_is_small():
-    games = M.shipped()
+    games = explain_model.shipped()
     assert {"streets-and-alleys", "beleaguered-castle", "selective-castle"} <= set(games)
     total = 0
     for game in games:
-        model = M.load(M.model_path(game))
-        total += M.model_path(game).stat().st_size
+        model = explain_model.load(explain_model.model_path(game))
+        total += explain_model.model_path(game).stat().st_size
         assert model.training["seed"] == 0 and model.training["deals"] and model.training["lightgbm"]
         assert model.holdout["deals"] > 0
     assert total < 400_000
@@ -268,17 +268,17 @@ def test_every_shipped_model_fits_this_code_and_is_small():
                                                  ("engine_version", 99, "engine version 99"),
                                                  ("features_hash", "0" * 16, "other features")])
 def test_a_model_made_for_other_rules_engine_or_features_does_not_load(tmp_path, field, value, words):
-    model = M.read(M.model_path("streets-and-alleys"))
+    model = explain_model.read(explain_model.model_path("streets-and-alleys"))
     setattr(model, field, value)
     path = model.save(tmp_path / "old.json.gz")
-    with pytest.raises(M.ModelError) as e:
-        M.load(path)
+    with pytest.raises(explain_model.ModelError) as e:
+        explain_model.load(path)
     assert words in str(e.value) and "make model" in str(e.value) and "\n" not in str(e.value)
 
 
 def test_a_model_predicts_probabilities_and_contributions_that_add_up():
     g = Game("beleaguered-castle")
-    model = M.model_for("beleaguered-castle")
+    model = explain_model.model_for("beleaguered-castle")
     X = features(g, [g.deal(d) for d in range(8000, 8040)])
     p = model.predict(X)
     c = model.contributions(X)
@@ -294,13 +294,13 @@ def test_held_out_deals_are_told_apart_far_beyond_luck():
     from analysis.explain import solved
     from analysis.load import load_results
 
-    model = M.model_for("streets-and-alleys")
+    model = explain_model.model_for("streets-and-alleys")
     v = solved(load_results(SOLVED, games=["streets-and-alleys"]))
     v = v[(v.deal >= 8000) & (v.deal < 8500)]
     assert len(v) > 450 and not any(lo <= d <= hi for d in v.deal for lo, hi in model.training["deals"])
     g = Game("streets-and-alleys")
     p = model.predict(features(g, [g.deal(int(d)) for d in v.deal]))
-    assert M.auc(p, v.won) > 0.75
+    assert explain_model.auc(p, v.won) > 0.75
     assert abs(p.mean() - v.won.mean()) < 0.1
 
 
@@ -355,7 +355,7 @@ def test_explain_boards_on_standard_input_400_in_a_call(tmp_path):
 def test_explain_bad_input_is_one_line_and_exit_2(tmp_path):
     sa_board = tmp_path / "sa.txt"
     sa_board.write_text(Game("streets-and-alleys").deal(1).board_text())
-    old = M.read(M.model_path("streets-and-alleys"))
+    old = explain_model.read(explain_model.model_path("streets-and-alleys"))
     old.rules_version = 99
     old_file = old.save(tmp_path / "old.json.gz")
     cases = [
@@ -363,7 +363,7 @@ def test_explain_bad_input_is_one_line_and_exit_2(tmp_path):
         (("explain", "fortress", "--board", str(sa_board)), "expected 10 piles, found 8"),
         (("explain", "sa", "1", "--model", str(old_file)), "rules version 99"),
         (("explain", "sa", "1", "--model", str(sa_board)), "not a model file"),
-        (("explain", "bc", "1", "--model", str(M.model_path("streets-and-alleys"))), "a model of streets-and-alleys"),
+        (("explain", "bc", "1", "--model", str(explain_model.model_path("streets-and-alleys"))), "a model of streets-and-alleys"),
     ]
     for args, words in cases:
         out = castle(*args)

@@ -319,35 +319,35 @@ def test_the_portfolio_beam_keeps_to_the_deadline():
     """The beam the portfolio hands a deal after a million positions runs inside one compiled call: its budget is cut
     to the time left (a board whose beam took 4 s of a 2 s budget), and a beam that fits is run as asked (a study
     deal its full beam wins is still won, at the same positions)."""
-    import sim.solver.answer as A
+    from sim.solver import answer
     from sim.core.cards import card_str
     from sim.core.deals import deal_position
     from sim.game import Game
     from sim.solver.rounds import clock
 
     beams = []
-    real = A._beam_line
+    real = answer._beam_line
 
     def spy(game, s, beam):
         beams.append(int(beam.params["budget"]))
         return real(game, s, beam)
 
-    A._beam_line = spy
+    answer._beam_line = spy
     try:
         bd = Game("bakers-dozen")
         piles = deal_position(bd.rules, 2).piles  # its piles reversed: Kings on top (castle solve refuses it; the API takes it)
         state = bd.from_board("\n".join(" ".join(card_str(c) for c in reversed(p)) for p in piles) + "\n")
         t0 = clock()
-        result = A.solve(bd, state, budget_seconds=2.5)
+        result = answer.solve(bd, state, budget_seconds=2.5)
         spent = clock() - t0
         assert str(result.result) == "unknown" and beams and beams[0] < 4_000_000, beams
         assert spent < 2.5 + 0.6, spent
         beams.clear()
         sa = Game("streets-and-alleys")
-        won = A.solve(sa, sa.deal(3878), budget_nodes=60_000_000, budget_seconds=600.0)
+        won = answer.solve(sa, sa.deal(3878), budget_nodes=60_000_000, budget_seconds=600.0)
         assert str(won.result) == "won" and won.nodes == 1_084_101 and beams == [4_000_000]  # as data/published has it
     finally:
-        A._beam_line = real
+        answer._beam_line = real
 
 
 # issue 50, part A: castle replaces only what it can prove it wrote, and a full disk never destroys an output file
@@ -583,7 +583,7 @@ def test_a_full_disk_never_destroys_a_saved_model_or_manifest(tmp_path, monkeypa
     import errno
 
     import sim.core.files as files
-    from sim.explain import model as M
+    from sim.explain import model as explain_model
     from sim.study.dataset import write_json_atomic
 
     real = open
@@ -604,7 +604,7 @@ def test_a_full_disk_never_destroys_a_saved_model_or_manifest(tmp_path, monkeypa
 
     monkeypatch.setattr(files, "open", lambda path, mode="r", *a, **k: Full(real(path, mode, *a, **k)) if "w" in mode
                         else real(path, mode, *a, **k), raising=False)
-    for path, write in ((tmp_path / "m.json.gz", lambda p: M.read(M.model_path("castles-end")).save(p)),
+    for path, write in ((tmp_path / "m.json.gz", lambda p: explain_model.read(explain_model.model_path("castles-end")).save(p)),
                         (tmp_path / "_manifest.json", lambda p: write_json_atomic({"experiment": {}}, p))):
         path.write_bytes(b"old")
         with pytest.raises(OSError, match="No space left on device") as e:
@@ -857,7 +857,7 @@ def test_each_change_of_a_folders_deal_range_is_kept_with_its_reason(tmp_path):
 
 def test_each_block_of_a_run_to_a_halfwidth_says_why_its_range_grew(tmp_path):
     """The main run grows its folder's deal range block by block: each block's run is given the design as its reason."""
-    import sim.precision.run as P
+    from sim.precision import run as precision_run
     from sim.study.experiment import build
     from sim.study.runner import RunSummary
 
@@ -868,5 +868,5 @@ def test_each_block_of_a_run_to_a_halfwidth_says_why_its_range_grew(tmp_path):
         reasons.append(kw["reason"])
         return RunSummary(out, e.end - e.first, 0, 0, [], 0.1, True)
 
-    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, why="the design's 40 deals")
+    precision_run._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, why="the design's 40 deals")
     assert reasons[0] == "block 1 of 20 of the design's 40 deals" and reasons[-1] == "block 20 of 20 of the design's 40 deals"

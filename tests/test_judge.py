@@ -9,9 +9,9 @@ import pytest
 
 from sim.game import Game, State
 from sim.core.outcome import Result
-from sim.kernels import corridor as C
-from sim.kernels import apply_undo as A
-from sim.kernels import hashing as H
+from sim.kernels import corridor as corridor_kernel
+from sim.kernels import apply_undo
+from sim.kernels import hashing
 from sim.core.moves import MAX_MOVES
 from sim.solver.answer import solve
 from sim.solver.corridor import Step, corridor
@@ -28,54 +28,54 @@ def test_children_reaching_finds_a_known_position_a_few_moves_away():
     # the position after the line's first three moves is known: the line's first move reaches it in two more
     t = s.copy()
     for m in res.moves[:3]:
-        A.apply(t, r, m.action)
-    keys = position_index(np.array([H.position_hash(t, r)], dtype=np.uint64))
+        apply_undo.apply(t, r, m.action)
+    keys = position_index(np.array([hashing.position_hash(t, r)], dtype=np.uint64))
     acts, hashes, reach = (np.empty(MAX_MOVES, np.int64), np.empty(MAX_MOVES, np.uint64), np.empty(MAX_MOVES, np.int64))
-    n = C.children_reaching(s, r, keys, 2, acts, hashes, reach)
+    n = corridor_kernel.children_reaching(s, r, keys, 2, acts, hashes, reach)
     first = list(acts[:n]).index(res.moves[0].action)
     assert reach[first] in (1, 2) and np.array_equal(s, state.array)  # the start is left as it was
-    assert C.children_reaching(s, r, keys, 0, acts, hashes, reach) == n and (reach[:n] == -1).all()
+    assert corridor_kernel.children_reaching(s, r, keys, 0, acts, hashes, reach) == n and (reach[:n] == -1).all()
 
 
 def test_a_walk_of_short_lines_makes_each_line_once_and_puts_the_position_back():
     """kernels/lines: every line of up to three moves, as the move generator orders them, each once; a walk deepened
     only where asked; stopped early, the start as it was."""
-    from sim.kernels import legal as L
-    from sim.kernels import lines as W
+    from sim.kernels import legal as legal_kernel
+    from sim.kernels import lines as lines_kernel
 
     game = Game("streets-and-alleys")
     s, r = game.deal(7).array.copy(), game.rules_array
     start = s.copy()
-    scratch = np.empty(L.SCRATCH_SIZE, np.int64)
+    scratch = np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
 
     def expected(t, depth, prefix=()):  # the lines by plain recursion over the engine
         acts = np.empty(MAX_MOVES, np.int64)
         out = []
-        for a in acts[:L.legal_actions(t, r, acts, scratch)].tolist():
-            tok = A.apply(t, r, a)
+        for a in acts[:legal_kernel.legal_actions(t, r, acts, scratch)].tolist():
+            tok = apply_undo.apply(t, r, a)
             out.append(prefix + (a,))
             if depth > 1:
                 out += expected(t, depth - 1, prefix + (a,))
-            A.undo(t, r, tok)
+            apply_undo.undo(t, r, tok)
         return out
 
-    w, got, buf = W.walk(3), [], np.empty(3, np.int64)
-    W.begin(s, r, w, scratch)
-    n = W.step(s, r, w, scratch, False)
+    w, got, buf = lines_kernel.walk(3), [], np.empty(3, np.int64)
+    lines_kernel.begin(s, r, w, scratch)
+    n = lines_kernel.step(s, r, w, scratch, False)
     while n > 0:
-        W.line(w, n, buf)
+        lines_kernel.line(w, n, buf)
         got.append(tuple(buf[:n].tolist()))
-        n = W.step(s, r, w, scratch, n < 3)
+        n = lines_kernel.step(s, r, w, scratch, n < 3)
     assert got == expected(s.copy(), 3) and np.array_equal(s, start)
     assert len(set(got)) == len(got) > 100
-    W.begin(s, r, w, scratch)
-    assert W.step(s, r, w, scratch, False) == 1 and W.step(s, r, w, scratch, True) == 2
-    W.stop(s, r, w)
+    lines_kernel.begin(s, r, w, scratch)
+    assert lines_kernel.step(s, r, w, scratch, False) == 1 and lines_kernel.step(s, r, w, scratch, True) == 2
+    lines_kernel.stop(s, r, w)
     assert np.array_equal(s, start)  # stopped two moves deep: both taken back
     # a hash's furthest index; 5, 21, 37 and 53 share a slot of the 16-slot table, so lookups probe past each other
-    index = W.position_index(np.array([5, 21, 21, 12, 37, 21], dtype=np.uint64))
-    assert [W.find(index, np.uint64(h)) for h in (5, 21, 12, 37, 53, 7)] == [0, 5, 3, 4, -1, -1]
-    assert W.find(W.position_index(np.zeros(0, np.uint64)), np.uint64(0)) == -1
+    index = lines_kernel.position_index(np.array([5, 21, 21, 12, 37, 21], dtype=np.uint64))
+    assert [lines_kernel.find(index, np.uint64(h)) for h in (5, 21, 12, 37, 53, 7)] == [0, 5, 3, 4, -1, -1]
+    assert lines_kernel.find(lines_kernel.position_index(np.zeros(0, np.uint64)), np.uint64(0)) == -1
 
 
 @pytest.mark.parametrize("slug, deal", [("streets-and-alleys", 4), ("beleaguered-castle", 3), ("selective-castle", 5)])
@@ -96,7 +96,7 @@ def test_every_verdict_of_a_corridor_is_true(slug, deal):
                 truth = solve(game, child, budget_seconds=60, portfolio=False).result
                 assert truth is (Result.WON if j.verdict == KEEPS else Result.LOST), (step.index, str(j.move), j.verdict, j.how)
                 checked[j.verdict] += 1
-        A.apply(s, game.rules_array, step.move.action)
+        apply_undo.apply(s, game.rules_array, step.move.action)
     assert checked[KEEPS] > 0
     assert s[-1] is not None and State(game.rules, s).is_won()
 
@@ -130,7 +130,7 @@ def test_a_judge_reuses_what_it_proved():
     step = next(s for s in c.steps if s.losing)
     s = state.array.copy()
     for move in c.line[: step.index]:
-        A.apply(s, game.rules_array, move.action)
+        apply_undo.apply(s, game.rules_array, move.action)
     first = judge.judge(s)
     asked = judge.stats.by_how["search"]
     second = judge.judge(s)
@@ -143,25 +143,25 @@ def test_a_judge_reuses_what_it_proved():
 def test_a_walk_hashes_each_line_as_a_hash_from_scratch_does(slug):
     """The walk keeps its pile keys as moves are made and taken back (sequence moves, reserves and the foundations'
     bases included): at every line, and after the walk, its hash is the canonical hash computed from the cards."""
-    from sim.kernels import legal as L
-    from sim.kernels import lines as W
+    from sim.kernels import legal as legal_kernel
+    from sim.kernels import lines as lines_kernel
 
     game = Game(slug)
     r = game.rules_array
-    scratch = np.empty(L.SCRATCH_SIZE, np.int64)
+    scratch = np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
     rng = np.random.default_rng(3)
     lines = 0
     for deal in range(1, 4):
         state = game.deal(deal)
         for _ in range(12):  # walks from a few positions along a random game, foundations filling
             s = state.array.copy()
-            w = W.walk(3)
-            W.begin(s, r, w, scratch)
-            n = W.step(s, r, w, scratch, False)
+            w = lines_kernel.walk(3)
+            lines_kernel.begin(s, r, w, scratch)
+            n = lines_kernel.step(s, r, w, scratch, False)
             while n > 0:
-                assert W.walk_hash(s, w) == H.position_hash(s, r)
+                assert lines_kernel.walk_hash(s, w) == hashing.position_hash(s, r)
                 lines += 1
-                n = W.step(s, r, w, scratch, n < 3)
+                n = lines_kernel.step(s, r, w, scratch, n < 3)
             assert np.array_equal(s, state.array)
             moves = list(state.legal_moves)
             if not moves:

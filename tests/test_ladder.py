@@ -8,7 +8,7 @@ import pytest
 from sim.core import reference
 from sim.game import Game
 from sim.core.outcome import RESULTS
-from sim.kernels import play as K
+from sim.kernels import play as play_kernel
 from sim.players.compiled import kind_of, weights
 from sim.players.loop import play_choice
 from sim.players.spec import UnknownPlayerError
@@ -16,7 +16,7 @@ from sim.players.registry import parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
 #: a record's fields that say how the game went (all but its timing)
-PLAYED = [f for f in K.GAME_ROW.names if f != "cycles"]
+PLAYED = [f for f in play_kernel.GAME_ROW.names if f != "cycles"]
 #: small budgets: a few milliseconds a deal
 SPECS = ["beam:width=16,budget=30000", "beam:width=8,grow=2,budget=20000,max_moves=40", "rollout:level=1,budget=20000",
          "rollout:level=2,budget=5000", "nmcs:level=2,budget=20000"]
@@ -24,8 +24,8 @@ SPECS = ["beam:width=16,budget=30000", "beam:width=8,grow=2,budget=20000,max_mov
 
 def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
-    out = K.game_rows(len(deals))
-    K.play_chunk(Game(game).rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), K.NO_STARTS,
+    out = play_kernel.game_rows(len(deals))
+    play_kernel.play_chunk(Game(game).rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), play_kernel.NO_STARTS,
                  choice.max_moves, choice.spec.salt, out)
     return out
 

@@ -28,7 +28,7 @@ def test_a_lost_deal_has_no_mistakes_to_find():
 
 
 def test_the_kinds_of_a_first_mistake_describe_the_move():
-    from sim.kernels import layout as L
+    from sim.kernels import layout
     from sim.solver.review import review
 
     game = Game("streets-and-alleys")
@@ -42,4 +42,4 @@ def test_the_kinds_of_a_first_mistake_describe_the_move():
         move = rec.moves[r.first_mistake]
         assert kind(before, move, r.alternatives) == expected
         if expected == "empty pile":
-            assert int(before.array[L.S_HEIGHT + move.target]) == 0
+            assert int(before.array[layout.S_HEIGHT + move.target]) == 0

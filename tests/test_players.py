@@ -13,8 +13,8 @@ from sim.core.deals import GAMMA, MASK64, mix64
 from sim.game import Game
 from sim.core.outcome import RESULTS
 from sim.core.rules import GAMES
-from sim.kernels import evaluate as V
-from sim.kernels import play as K
+from sim.kernels import evaluate
+from sim.kernels import play as play_kernel
 from sim.core.moves import N_ACTIONS
 from sim.kernels.legal import SCRATCH_SIZE
 from sim.players.compiled import kind_of, weights
@@ -24,15 +24,15 @@ from sim.players.registry import choose_player, parse_player, registry
 
 STUDY = ("streets-and-alleys", "beleaguered-castle", "selective-castle")
 #: a record's fields that say how the game went (all but its timing)
-PLAYED = [f for f in K.GAME_ROW.names if f != "cycles"]
+PLAYED = [f for f in play_kernel.GAME_ROW.names if f != "cycles"]
 CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
 
 
 def chunk_rows(game: str, spec: str, deals, seed: int = 0) -> np.ndarray:
     choice = parse_player(spec)
     g = Game(game)
-    out = K.game_rows(len(deals))
-    K.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), K.NO_STARTS, choice.max_moves, choice.spec.salt, out)
+    out = play_kernel.game_rows(len(deals))
+    play_kernel.play_chunk(g.rules_array, kind_of(choice), weights(choice.params), seed, np.asarray(deals, np.int64), play_kernel.NO_STARTS, choice.max_moves, choice.spec.salt, out)
     return out
 
 
@@ -168,25 +168,25 @@ def test_evaluation_terms_on_a_small_board():
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
     bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
-    w = np.zeros(V.N_WEIGHTS)
-    w[V.W_HOME] = 1
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 12
+    w = np.zeros(evaluate.N_WEIGHTS)
+    w[evaluate.W_HOME] = 1
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 12
     w[:] = 0
-    w[V.W_EMPTY] = 1
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 4
+    w[evaluate.W_EMPTY] = 1
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 4
     w[:] = 0
-    w[V.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
+    w[evaluate.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
     w[:] = 0
-    w[V.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 36
+    w[evaluate.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 36
     w[:] = 0
-    w[V.W_BLOCK] = 1  # nothing lies above a card needed before it
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
+    w[evaluate.W_BLOCK] = 1  # nothing lies above a card needed before it
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
     state.push("1-F")
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0  # still no blockers
-    w[V.W_BALANCE] = 1
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == -13
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0  # still no blockers
+    w[evaluate.W_BALANCE] = 1
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == -13
 
 
 def test_the_last_rank_term_counts_the_cards_buried_under_it():
@@ -203,9 +203,9 @@ def test_the_last_rank_term_counts_the_cards_buried_under_it():
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
     bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
-    w = np.zeros(V.N_WEIGHTS)
-    w[V.W_LAST] = 1
-    assert V.evaluate(state.array, state.rules_array, w, tb, *bufs) == -5
+    w = np.zeros(evaluate.N_WEIGHTS)
+    w[evaluate.W_LAST] = 1
+    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == -5
 
 
 def test_a_random_base_is_drawn_once_per_deal_and_kept():

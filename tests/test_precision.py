@@ -197,7 +197,7 @@ def test_the_cap_stops_the_main_run_only_with_deals_left_and_the_closing_line_ju
 
     import analysis.designs
     import analysis.load
-    import sim.precision.run as P
+    from sim.precision import run as precision_run
     from sim.study.experiment import build
     from sim.study.runner import RunSummary
 
@@ -213,8 +213,8 @@ def test_the_cap_stops_the_main_run_only_with_deals_left_and_the_closing_line_ju
 
     for spent_from, stopped in ((0, True), (39, False)):  # spent from the first block on / only once the last one ends
         played.clear(), said.clear()
-        monkeypatch.setattr(P, "_cpu_hours", lambda out: 1.0 if len(played) > spent_from else 0.0)
-        joined = P._capped(run, exp, tmp_path, tmp_path, 0.5, said.append, workers=1)
+        monkeypatch.setattr(precision_run, "_cpu_hours", lambda out: 1.0 if len(played) > spent_from else 0.0)
+        joined = precision_run._capped(run, exp, tmp_path, tmp_path, 0.5, said.append, workers=1)
         assert joined.deals_played == len(played) and joined.deals_already == 0
         lines = [x for x in said if "is spent" in x]
         assert (len(played) < 40) == stopped and bool(lines) == stopped, said

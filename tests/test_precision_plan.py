@@ -76,11 +76,11 @@ def test_the_priors_are_what_the_published_runs_measured():
 
 
 def test_the_pilot_and_the_main_run_are_kept_in_parts_an_interrupt_loses_minutes_of(tmp_path):
-    import sim.precision.run as P
+    from sim.precision import run as precision_run
     from sim.study.runner import RunSummary
 
-    assert P.pilot_part(5000, 1000, 2) == 50  # a pilot of 1,000 on two workers: 20 parts, not 4 of 250
-    assert P.pilot_part(5000, 100, 8) == 7 and P.pilot_part(20, 1000, 1) == 20
+    assert precision_run.pilot_part(5000, 1000, 2) == 50  # a pilot of 1,000 on two workers: 20 parts, not 4 of 250
+    assert precision_run.pilot_part(5000, 100, 8) == 7 and precision_run.pilot_part(20, 1000, 1) == 20
     exp = build(name="x", games=["beleaguered-castle"], players=["phased"], deal_range="100:100100")
     sizes = []
 
@@ -88,10 +88,10 @@ def test_the_pilot_and_the_main_run_are_kept_in_parts_an_interrupt_loses_minutes
         sizes.append(e.chunk_size)
         return RunSummary(out, e.end - e.first, 0, 0, [], 0.1, True)
 
-    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, cpu_per_deal=10.0)
+    precision_run._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1, cpu_per_deal=10.0)
     assert set(sizes) == {12}  # 120 CPU-s a part at 10 s a deal (the blocks alone would make parts of 2,500)
     sizes.clear()
-    P._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1)
+    precision_run._capped(run, exp, tmp_path, tmp_path, None, lambda line: None, workers=1)
     assert set(sizes) == {2500}
 
 
@@ -131,10 +131,10 @@ def test_the_meter_on_a_terminal_is_one_line_redrawn_with_lines_said_above_it():
 
 
 def test_an_interrupted_pilot_keeps_whole_small_parts_and_the_rerun_uses_them_and_says_its_plan_twice(monkeypatch, tmp_path):
-    import sim.study.workers as W
+    from sim.study import workers
     from sim.precision import run_to_halfwidth
 
-    real, calls = W.run_chunk, []
+    real, calls = workers.run_chunk, []
 
     def interrupted(chunk, out, report=None):
         calls.append(chunk)
@@ -142,7 +142,7 @@ def test_an_interrupted_pilot_keeps_whole_small_parts_and_the_rerun_uses_them_an
             raise KeyboardInterrupt
         return real(chunk, out, report)
 
-    monkeypatch.setattr(W, "run_chunk", interrupted)
+    monkeypatch.setattr(workers, "run_chunk", interrupted)
     exp = build(name="x", games=["beleaguered-castle"], players=["phased:first=2000,middle=20000,budget_nodes=200000"],
                 deal_range="100:100000")
     out = tmp_path / "out"
@@ -153,7 +153,7 @@ def test_an_interrupted_pilot_keeps_whole_small_parts_and_the_rerun_uses_them_an
     assert [p.name for p in parts] == ["part-100-149.parquet"] and calls[0].n_deals == 50  # parts of 50, the first whole
     before = parts[0].stat().st_mtime_ns
     assert not (out / DESIGN).exists()
-    monkeypatch.setattr(W, "run_chunk", real)
+    monkeypatch.setattr(workers, "run_chunk", real)
     r = _castle("run", *TINY, "--out", str(out), cwd=tmp_path)  # a log, not a terminal
     assert r.returncode == 0, r.stderr
     assert parts[0].stat().st_mtime_ns == before  # kept, not played again

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from analysis import explain_ratings as ER
-from analysis import ratings as R
-from sim.explain import model as M
+from analysis import ratings as ratings_analysis
+from sim.explain import model as explain_model
 from sim.explain import rating as RM
 from sim.game import Game
 
@@ -30,13 +30,13 @@ def castle(*args: str, input: str | None = None, cwd=None) -> subprocess.Complet
 
 
 def test_every_study_game_ships_a_rating_model_on_the_studys_scale_better_than_a_constant():
-    assert set(STUDY) <= set(RM.shipped()) and not any(".rating" in g for g in M.shipped())  # winnability's apart
+    assert set(STUDY) <= set(RM.shipped()) and not any(".rating" in g for g in explain_model.shipped())  # winnability's apart
     total = 0
     for game in RM.shipped():
         m = RM.load(RM.rating_path(game))
         total += RM.rating_path(game).stat().st_size
-        assert m.scale == {"reference": R.REFERENCE, "centre": R.CENTRE, "points": pytest.approx(R.SCALE),
-                           "cuts": list(R.CUTS), "tiers": list(R.TIERS)}
+        assert m.scale == {"reference": ratings_analysis.REFERENCE, "centre": ratings_analysis.CENTRE, "points": pytest.approx(ratings_analysis.SCALE),
+                           "cuts": list(ratings_analysis.CUTS), "tiers": list(ratings_analysis.TIERS)}
         h = m.holdout
         assert h["deals"] >= 150 and h["rmse"] < h["rmse_mean"] and h["spearman"] > 0.3
         trained = m.training["deals"]
@@ -54,7 +54,7 @@ def test_explain_prints_a_rating_its_error_and_its_tier():
     for line in heads:
         got = re.search(r"predicted rating (−?-?[0-9,]+) ± ([0-9,]+) \(([A-Za-z ]+)\)", line)
         assert got, line
-        assert int(got.group(2).replace(",", "")) == round(m.rmse) and got.group(3) in R.TIERS
+        assert int(got.group(2).replace(",", "")) == round(m.rmse) and got.group(3) in ratings_analysis.TIERS
     assert any(line.startswith("rating: ") and "root-mean-square error" in line and "never trained on" in line
                for line in out.stdout.splitlines())
 
@@ -66,8 +66,8 @@ def test_explain_json_and_boards_have_the_rating_fields(tmp_path):
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     for r in rows:
-        assert isinstance(r["rating"], int) and r["rating_rmse"] == round(m.rmse) and r["tier"] in R.TIERS
-        assert r["tier"] == RM.tier_of([r["rating"]], R.CUTS, R.TIERS)[0]
+        assert isinstance(r["rating"], int) and r["rating_rmse"] == round(m.rmse) and r["tier"] in ratings_analysis.TIERS
+        assert r["tier"] == RM.tier_of([r["rating"]], ratings_analysis.CUTS, ratings_analysis.TIERS)[0]
     board = castle("explain", "sa", "--board", "-", "--json", input=g.deal(17).board_text())
     assert board.returncode == 0, board.stderr
     assert json.loads(board.stdout)["rating"] == rows[1]["rating"]  # the same deal as a board
@@ -104,7 +104,7 @@ def test_a_mutated_rating_model_is_one_line_naming_the_file(tmp_path, name, chan
     change(d)
     path = tmp_path / f"{name}.rating.json.gz"
     path.write_bytes(gzip.compress(json.dumps(d).encode()))
-    with pytest.raises(M.ModelError) as e:
+    with pytest.raises(explain_model.ModelError) as e:
         RM.read(path)
     assert str(e.value).startswith(f"{path}: ") and message in str(e.value) and "\n" not in str(e.value)
 
@@ -131,7 +131,7 @@ def test_every_field_of_a_rating_model_set_to_odd_values_is_refused_or_serves(tm
         path.write_bytes(gzip.compress(json.dumps(d).encode()))
         try:
             m = RM.read(path)
-        except M.ModelError as e:
+        except explain_model.ModelError as e:
             assert "\n" not in str(e) and str(e).startswith(str(path))
             refused += 1
             continue
@@ -148,7 +148,7 @@ def test_a_damaged_rating_model_on_the_command_line_is_one_line_and_writes_nothi
     before = sorted(tmp_path.iterdir())
     for args, words in ((["--rating-model", str(bad)], "scale: 5 tiers for 1 cuts"),
                         (["--rating-model", str(RM.rating_path("streets-and-alleys"))], "a model of streets-and-alleys"),
-                        (["--rating-model", str(M.model_path("beleaguered-castle"))], "not a castle explain rating model")):
+                        (["--rating-model", str(explain_model.model_path("beleaguered-castle"))], "not a castle explain rating model")):
         out = castle("explain", "bc", "3", *args, cwd=tmp_path)
         assert out.returncode == 2 and not out.stdout, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and words in out.stderr, (args, out.stderr)

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import ratings as R
-from analysis import ratings_check as C
+from analysis import ratings as ratings_analysis
+from analysis import ratings_check
 
 
 def simulate(theta, b, seed=0, repeats=1) -> pd.DataFrame:
@@ -22,9 +22,9 @@ def simulate(theta, b, seed=0, repeats=1) -> pd.DataFrame:
 
 
 def test_elos_scale_400_points_are_ten_to_one():
-    assert R.chance(1900, 1500) == pytest.approx(10 / 11)
-    assert R.chance(1500, 1500) == 0.5
-    f = R.Fit(pd.DataFrame(), pd.DataFrame(), (0.0, 1.0), offset=0.3)
+    assert ratings_analysis.chance(1900, 1500) == pytest.approx(10 / 11)
+    assert ratings_analysis.chance(1500, 1500) == 0.5
+    f = ratings_analysis.Fit(pd.DataFrame(), pd.DataFrame(), (0.0, 1.0), offset=0.3)
     assert f.rating(0.3) == 1500 and f.rating(0.3 + np.log(10)) == pytest.approx(1900)
     assert f.logit(f.rating(1.7)) == pytest.approx(1.7)
 
@@ -49,7 +49,7 @@ def test_the_fit_is_the_marginal_likelihoods_maximum_as_scipy_finds_it():
 
     best = optimize.minimize(minus_ll, np.array([0.5, -0.5, 0.2, 0.0, 0.0]), method="L-BFGS-B",
                              options={"ftol": 1e-14, "gtol": 1e-9, "eps": 1e-7})
-    f = R.fit(o, reference="p0")
+    f = ratings_analysis.fit(o, reference="p0")
     ours = f.players.set_index("player").theta.reindex(["p0", "p1", "p2", "p3"]).to_numpy()
     np.testing.assert_allclose(ours, best.x[:4], atol=5e-3)
     assert f.prior[1] == pytest.approx(np.exp(best.x[4]), abs=5e-3)
@@ -60,7 +60,7 @@ def test_simulated_ratings_are_recovered_with_honest_intervals():
     theta = np.array([-3.0, -1.5, -0.5, 0.5, 1.5, 2.5, 4.0])
     b = rng.normal(0.5, 1.5, 3000)
     o = simulate(theta, b, seed=2)
-    f = R.fit(o, reference="p4")
+    f = ratings_analysis.fit(o, reference="p4")
     t = f.players.set_index("player")
     got = (t.theta - t.theta["p4"]).to_numpy()
     np.testing.assert_allclose(got, theta - theta[4], atol=0.25)
@@ -71,7 +71,7 @@ def test_simulated_ratings_are_recovered_with_honest_intervals():
     for k in range(40):
         t_new = rng.uniform(-2, 3)
         games = simulate([t_new], b[:400] if k % 2 else b[-400:], seed=100 + k)
-        r = R.rate_player(f, games.assign(player="new"))
+        r = ratings_analysis.rate_player(f, games.assign(player="new"))
         truth = f.rating(f.offset + (t_new - theta[4]) + (f.players.set_index("player").theta["p4"] - f.offset))
         held += r.lo <= truth <= r.hi
     assert held >= 34
@@ -82,7 +82,7 @@ def test_a_deal_every_rung_won_or_none_is_censored_and_a_player_with_no_win_is_a
     o.loc[o.deal == 0, "won"] = True
     o.loc[o.deal == 1, "won"] = False
     nobody = pd.DataFrame({"player": "never", "seed": 0, "deal": np.arange(200), "won": False})
-    f = R.fit(pd.concat([o, nobody]), reference="p1")
+    f = ratings_analysis.fit(pd.concat([o, nobody]), reference="p1")
     d = f.deals.set_index("deal")
     assert d.censored[0] == "below" and d.censored[1] == "above"
     won = o.groupby("deal").won.agg(["sum", "size"])  # (the rated players' games: "never" is not one)
@@ -90,15 +90,15 @@ def test_a_deal_every_rung_won_or_none_is_censored_and_a_player_with_no_win_is_a
     assert list(d.censored.reindex(won.index)) == list(expect)
     assert np.isfinite(d.b).all() and d.b[1] > d.b[0]
     assert "never" not in set(f.players.player)
-    r = R.rate_player(f, nobody)
+    r = ratings_analysis.rate_player(f, nobody)
     assert r.bound == "below" and r.lo == -np.inf and r.won == 0 and r.rating < f.rating(f.players.theta.min())
 
 
 def test_tiers_are_cut_at_ratings_and_named_easiest_first():
-    assert list(R.tier_of([100, 700, 1000, 1200, 3000], [500, 800, 1100, 1400])) == \
+    assert list(ratings_analysis.tier_of([100, 700, 1000, 1200, 3000], [500, 800, 1100, 1400])) == \
         ["Very easy", "Easy", "Medium", "Hard", "Very hard"]
-    assert list(R.tier_of([-50, 0, 1, 999, 1500.5])) == ["Very easy", "Very easy", "Easy", "Medium", "Very hard"]
-    assert R.chance(R.CUTS[1], R.CUTS[0]) == pytest.approx(1 / (1 + 10 ** -1.25))  # 500 points: about 18 to 1
+    assert list(ratings_analysis.tier_of([-50, 0, 1, 999, 1500.5])) == ["Very easy", "Very easy", "Easy", "Medium", "Very hard"]
+    assert ratings_analysis.chance(ratings_analysis.CUTS[1], ratings_analysis.CUTS[0]) == pytest.approx(1 / (1 + 10 ** -1.25))  # 500 points: about 18 to 1
 
 
 def test_held_out_games_are_predicted_better_than_by_win_rates_alone():
@@ -106,17 +106,17 @@ def test_held_out_games_are_predicted_better_than_by_win_rates_alone():
     b = rng.normal(0, 1.5, 600)
     o = simulate(np.linspace(-2.5, 2.5, 8), b, seed=5)
     index = pd.DataFrame({"seed": 0, "deal": np.arange(600), "difficulty": b + rng.normal(0, 1, 600)})
-    pred = C.held_out_pairs(o, index, folds=5)
+    pred = ratings_check.held_out_pairs(o, index, folds=5)
     assert len(pred) == len(o)
-    s = C.scores(pred).set_index("predictor")
+    s = ratings_check.scores(pred).set_index("predictor")
     assert s.log_loss["rating"] < s.log_loss["rate"] and s.log_loss["index"] < s.log_loss["rate"]
     assert s.auc["rating"] > s.auc["rate"]
-    cal = C.calibration(pred.rating, pred.won)
+    cal = ratings_check.calibration(pred.rating, pred.won)
     assert (abs(cal.predicted - cal.won)[cal.games > 100] < 0.08).all()
-    assert C.auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True]) == 0.75
+    assert ratings_check.auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True]) == 0.75
 
 
-LADDER = ("random", "greedy", "lookahead", R.REFERENCE)
+LADDER = ("random", "greedy", "lookahead", ratings_analysis.REFERENCE)
 
 
 @pytest.fixture(scope="module")
@@ -135,8 +135,8 @@ def test_the_ladder_is_put_on_one_scale_and_tiers_say_what_named_players_won(stu
     assert set(scales) == {"selective-castle", "streets-and-alleys"}
     s = scales["streets-and-alleys"]
     p = s.players().set_index("player")
-    assert p.rating[R.REFERENCE] == pytest.approx(1500) and (p.lo < p.rating).all() and (p.rating < p.hi).all()
-    assert p.rating["random"] < p.rating[R.REFERENCE] < p.rating["greedy"]  # (the synthetic greedy wins most)
+    assert p.rating[ratings_analysis.REFERENCE] == pytest.approx(1500) and (p.lo < p.rating).all() and (p.rating < p.hi).all()
+    assert p.rating["random"] < p.rating[ratings_analysis.REFERENCE] < p.rating["greedy"]  # (the synthetic greedy wins most)
     assert s.rungs[0] == "random" and s.rungs[-1] == "greedy"
     v = ladder.verdicts(df)
     assert len(s.deals) == int(((v.game == "streets-and-alleys") & (v.verdict == "won")).sum())  # every winnable deal
@@ -164,8 +164,8 @@ def test_castle_rate_rates_a_player_on_the_ladders_scale(study, tmp_path):
     got = json.loads(out.stdout)
     assert got["deals"] == 40 and 0 <= got["won"] <= 40 and got["game"] == "selective-castle"
     assert got["low"] is None or got["low"] <= got["rating"]
-    assert {x["player"]: x["rating"] for x in got["ladder"]}[R.REFERENCE] == pytest.approx(1500)
-    assert list(got["chance_by_tier"]) == [t for t in R.TIERS if t in got["chance_by_tier"]]
+    assert {x["player"]: x["rating"] for x in got["ladder"]}[ratings_analysis.REFERENCE] == pytest.approx(1500)
+    assert list(got["chance_by_tier"]) == [t for t in ratings_analysis.TIERS if t in got["chance_by_tier"]]
     text = castle("rate", "greedy", "--game", "selective-castle", "--deals", "40", "--data", str(study))
     assert text.returncode == 0 and "on the ladder:" in text.stdout and "rating" in text.stdout.splitlines()[0]
     for bad in (["--data", str(tmp_path / "none")], ["--game", "fortress", "--data", str(study)]):
@@ -184,7 +184,7 @@ def test_the_report_puts_deals_and_players_on_one_scale(study, tmp_path):
     import pandas as pd
 
     tiers = pd.read_csv(tmp_path / "report" / "tables" / "ratings_tiers.csv")
-    assert list(tiers.tier.unique()) == [t for t in R.TIERS if t in set(tiers.tier)]
+    assert list(tiers.tier.unique()) == [t for t in ratings_analysis.TIERS if t in set(tiers.tier)]
     held = pd.read_csv(tmp_path / "report" / "tables" / "ratings_held_out.csv")
     assert set(held.predictor) >= {"rating", "rate"} and (held.log_loss > 0).all()
     assert (tmp_path / "report" / "figures" / "ratings.png").is_file()

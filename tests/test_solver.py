@@ -20,14 +20,14 @@ from sim.game import Game
 from sim.core.moves import FOUNDATION, MAX_MOVES, Move
 from sim.core.outcome import Result
 from sim.core.rules import GAMES, MAX_PILES
-from sim.kernels import apply_undo as A
-from sim.kernels import deadend as Q
-from sim.kernels import hashing as H
-from sim.kernels import legal as M
-from sim.kernels import layout as L
-from sim.kernels import pruning as P
-from sim.kernels import search as K
-from sim.kernels import solver_table as T
+from sim.kernels import apply_undo
+from sim.kernels import deadend
+from sim.kernels import hashing
+from sim.kernels import legal as legal_kernel
+from sim.kernels import layout
+from sim.kernels import pruning
+from sim.kernels import search as search_kernel
+from sim.kernels import solver_table
 from sim.kernels.table import table_slot
 from sim.solver import fcsolve
 from sim.solver.answer import solve, solve_deal
@@ -102,25 +102,25 @@ def test_incremental_hash_is_the_engines_canonical_hash(slug):
     rng = np.random.default_rng(11)
     for deal in range(10):
         state = game.deal(deal)
-        ph = np.zeros(H.PH_SIZE, np.uint64)
-        H.pile_keys(state.array, state.rules_array, ph)
+        ph = np.zeros(hashing.PH_SIZE, np.uint64)
+        hashing.pile_keys(state.array, state.rules_array, ph)
         tokens = []
         for _ in range(120):
             actions = state.legal_moves.actions()
             if len(actions) == 0:
                 break
-            tokens.append(H.apply_keyed(state.array, state.rules_array, ph, int(actions[rng.integers(len(actions))])))
-            assert H.position_key(ph, state.array) == H.position_hash(state.array, state.rules_array)
+            tokens.append(hashing.apply_keyed(state.array, state.rules_array, ph, int(actions[rng.integers(len(actions))])))
+            assert hashing.position_key(ph, state.array) == hashing.position_hash(state.array, state.rules_array)
         while tokens:
-            H.undo_keyed(state.array, state.rules_array, ph, tokens.pop())
-            assert H.position_key(ph, state.array) == H.position_hash(state.array, state.rules_array)
+            hashing.undo_keyed(state.array, state.rules_array, ph, tokens.pop())
+            assert hashing.position_key(ph, state.array) == hashing.position_hash(state.array, state.rules_array)
 
 
 def _safe(game: Game, board: str, card: str, deeper: bool = False) -> bool:
     from sim.core.cards import parse_card
 
     state = game.from_board(board)
-    rule = P.is_safe_home_deeper if deeper else P.is_safe_home
+    rule = pruning.is_safe_home_deeper if deeper else pruning.is_safe_home
     return bool(rule(state.array, state.rules_array, parse_card(card)))
 
 
@@ -235,7 +235,7 @@ def test_small_lost_deals_agree_with_exhaustive_reference_search(game, deal):
     assert solve_deal(game, 0, deal).result == LOST
 
 
-SWITCHES = [P.PRUNE_SAFE_FOUNDATION, P.PRUNE_SAME_CARD, P.PRUNE_CANONICAL, P.PRUNE_SAFE_DEEPER, P.PRUNE_DEAD_END]
+SWITCHES = [pruning.PRUNE_SAFE_FOUNDATION, pruning.PRUNE_SAME_CARD, pruning.PRUNE_CANONICAL, pruning.PRUNE_SAFE_DEEPER, pruning.PRUNE_DEAD_END]
 
 
 @functools.lru_cache(maxsize=None)
@@ -258,12 +258,12 @@ def test_pruning_switch_never_changes_a_verdict(game, deals, switch):
     dead-end test takes every other deal: its exactness has its own test below
     (against a search of every position), and the suite must stay short.
     """
-    if switch == P.PRUNE_DEAD_END:
+    if switch == pruning.PRUNE_DEAD_END:
         deals = deals[::2]
     compared = 0
     for deal in deals:
-        on = _switch_verdict(game.rules.slug, deal, P.PRUNE_DEFAULT)
-        off = _switch_verdict(game.rules.slug, deal, P.PRUNE_DEFAULT ^ switch)
+        on = _switch_verdict(game.rules.slug, deal, pruning.PRUNE_DEFAULT)
+        off = _switch_verdict(game.rules.slug, deal, pruning.PRUNE_DEFAULT ^ switch)
         if UNKNOWN not in (on, off):
             assert on == off, f"deal {deal}: {on} with the rule, {off} without"
             compared += 1
@@ -274,17 +274,17 @@ def _way_home_by_brute_force(game: Game, s: np.ndarray, most: int) -> str | None
     """Can a foundation move be reached from ``s`` by tableau moves? Every position searched as itself (no
     quotient): "exit", "dead", or None past ``most`` positions."""
     r = game.rules_array
-    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(M.SCRATCH_SIZE, np.int64)
-    seen, stack = {H.position_hash(s, r)}, [s.copy()]
+    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
+    seen, stack = {hashing.position_hash(s, r)}, [s.copy()]
     while stack:
         p = stack.pop()
-        acts = out[: M.legal_actions(p, r, out, scratch)].copy()
-        if any(L.action_target(a) == FOUNDATION or L.action_source(a) >= MAX_PILES for a in acts):
+        acts = out[: legal_kernel.legal_actions(p, r, out, scratch)].copy()
+        if any(layout.action_target(a) == FOUNDATION or layout.action_source(a) >= MAX_PILES for a in acts):
             return "exit"
         for a in acts:
             child = p.copy()
-            A.apply(child, r, int(a))
-            h = H.position_hash(child, r)
+            apply_undo.apply(child, r, int(a))
+            h = hashing.position_hash(child, r)
             if h not in seen:
                 seen.add(h)
                 stack.append(child)
@@ -300,38 +300,38 @@ def test_the_dead_end_test_agrees_with_a_search_of_every_position(game):
     themselves does, and leaves the position as it was."""
     rng = np.random.default_rng(5)
     r = game.rules_array
-    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(M.SCRATCH_SIZE, np.int64)
-    qt, qctx = np.zeros((1 << 16, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64)
-    qpath, qkids = np.zeros((20_001, Q.QPATH_COLUMNS), np.int64), np.zeros(20_000 * Q.KIDS_PER_LEVEL, np.int16)
+    out, scratch = np.empty(MAX_MOVES, np.int64), np.empty(legal_kernel.SCRATCH_SIZE, np.int64)
+    qt, qctx = np.zeros((1 << 16, 2), np.uint64), np.zeros(deadend.QCTX_SIZE, np.int64)
+    qpath, qkids = np.zeros((20_001, deadend.QPATH_COLUMNS), np.int64), np.zeros(20_000 * deadend.KIDS_PER_LEVEL, np.int16)
     seen = {"exit": 0, "dead": 0}
     for deal in range(60):
         s = game.deal(deal).array.copy()
         for _ in range(400):
-            n = M.legal_actions(s, r, out, scratch)
+            n = legal_kernel.legal_actions(s, r, out, scratch)
             if n == 0:
                 break
             a = int(out[rng.integers(n)])
-            A.apply(s, r, a)
-            if L.action_target(a) != FOUNDATION or not Q.applies(s, r) or L.is_won(s):
+            apply_undo.apply(s, r, a)
+            if layout.action_target(a) != FOUNDATION or not deadend.applies(s, r) or layout.is_won(s):
                 continue
             truth = _way_home_by_brute_force(game, s, 3000)
             if truth is None:
                 continue
             qt[:] = 0  # each test on its own: what the table remembers is checked by the verdicts above
             before = s.copy()
-            got = Q.no_way_home(s, r, qt, qctx, qpath, qkids, 20_000)
+            got = deadend.no_way_home(s, r, qt, qctx, qpath, qkids, 20_000)
             assert (s == before).all()
-            assert {Q.EXIT: "exit", Q.DEAD_END: "dead"}[got] == truth, f"deal {deal}"
+            assert {deadend.EXIT: "exit", deadend.DEAD_END: "dead"}[got] == truth, f"deal {deal}"
             seen[truth] += 1
     assert seen["exit"] >= 30 and seen["dead"] >= 10, seen
 
 
 def _dead(search: Search) -> int:
     """How many positions the search's table holds proved lost."""
-    return int((search.table[:, 1] >= T.DEAD).sum())
+    return int((search.table[:, 1] >= solver_table.DEAD).sum())
 
 
-def _exhaust(game: Game, deal: int, limits: list[int], prune: int = P.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
+def _exhaust(game: Game, deal: int, limits: list[int], prune: int = pruning.PRUNE_DEFAULT) -> tuple[str | None, list[int], int]:
     """Search ``deal`` in rounds of ``limits`` nodes (the last one unlimited), each restarting the search in a new order."""
     search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), prune)
     spent = []
@@ -357,7 +357,7 @@ def test_rounds_carrying_losses_cost_about_one_exhaustive_search(game, deal):
     assert whole <= sum(spent) <= whole * 1.05, (whole, spent)
     assert n_dead >= whole
     # with the same-card rule nothing is carried: every round starts again
-    verdict, spent, n_dead = _exhaust(game, deal, [whole // 8, whole // 4, whole // 4], P.PRUNE_ALL)
+    verdict, spent, n_dead = _exhaust(game, deal, [whole // 8, whole // 4, whole // 4], pruning.PRUNE_ALL)
     assert verdict == LOST and sum(spent) > whole * 1.5 and n_dead == 0
 
 
@@ -367,27 +367,27 @@ def test_skipping_the_move_back_is_the_same_search(game, deals):
     the search visits the same positions in the same order and proves the same ones lost."""
     for deal in deals:
         runs = []
-        for prune in (P.PRUNE_DEFAULT, P.PRUNE_DEFAULT & ~P.PRUNE_SKIP_UNDO):
+        for prune in (pruning.PRUNE_DEFAULT, pruning.PRUNE_DEFAULT & ~pruning.PRUNE_SKIP_UNDO):
             search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), prune)
             verdict = run_until(search, 10**9, float("inf"))
-            runs.append((verdict, search.nodes, int(search.ctx[K.C_STORED]), _dead(search), search.moves()))
+            runs.append((verdict, search.nodes, int(search.ctx[search_kernel.C_STORED]), _dead(search), search.moves()))
         assert runs[0] == runs[1], deal
 
 
 def test_a_table_is_not_doubled_past_the_deadline():
     """Moving a full table into one twice its size takes seconds at large sizes; a solve whose deadline
     would pass meanwhile stops unresolved instead of overrunning its budget."""
-    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), P.PRUNE_DEFAULT)
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), pruning.PRUNE_DEFAULT)
     size = search.table.shape[0]
     assert run_until(search, 10**9, clock() - 1.0) is None  # a deadline already past: the first full table stays
-    assert search.status == K.TABLE_FULL and search.table.shape[0] == size
+    assert search.status == search_kernel.TABLE_FULL and search.table.shape[0] == size
     assert run_until(search, 10**9, float("inf")) == LOST and search.table.shape[0] > size  # no deadline: it grows
 
 
 def _whole(game: Game, deal: int) -> tuple[Result, int]:
     """The verdict and positions of one exhaustive round in a table that never fills."""
-    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), P.PRUNE_DEFAULT)
-    return run_until(search, 10**9, float("inf")), int(search.ctx[K.C_STORED])
+    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(1 << 22, 1), pruning.PRUNE_DEFAULT)
+    return run_until(search, 10**9, float("inf")), int(search.ctx[search_kernel.C_STORED])
 
 
 @pytest.mark.parametrize("game,deal", [(SA, 200), (BC, 160)], ids=["sa-200", "bc-160"])
@@ -398,9 +398,9 @@ def test_a_table_that_cannot_grow_forgets_its_cheapest_losses_and_still_proves_t
     assert verdict == LOST and whole > 20_000
     size = 1 << (whole // 8).bit_length()
     assert whole / 10 < size * 0.85 < whole / 5
-    stuck = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), P.PRUNE_DEFAULT & ~P.FORGET_LOST)
-    assert run_until(stuck, 10**9, float("inf")) is None and stuck.status == K.TABLE_FULL and stuck.forgotten == 0
-    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), P.PRUNE_DEFAULT)
+    stuck = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), pruning.PRUNE_DEFAULT & ~pruning.FORGET_LOST)
+    assert run_until(stuck, 10**9, float("inf")) is None and stuck.status == search_kernel.TABLE_FULL and stuck.forgotten == 0
+    search = Search(game.rules_array, game.deal(deal).array.copy(), Slots(size, 1), pruning.PRUNE_DEFAULT)
     assert run_until(search, 10**9, float("inf")) == LOST
     assert search.table.shape[0] == size and search.forgotten > whole // 2
     assert whole <= search.nodes <= 3 * whole, (whole, search.nodes)
@@ -410,16 +410,16 @@ def test_forgetting_keeps_what_is_open_and_forgets_the_cheapest_losses():
     """The compaction in place: every position kept is found where the table says, the open
     component stack points at the same positions as before, nothing open is forgotten, and no
     proved loss kept is cheaper than one forgotten."""
-    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), P.PRUNE_DEFAULT)
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), pruning.PRUNE_DEFAULT)
     assert run_until(search, 30_000, float("inf")) is None  # paused mid-search: open positions on the stack
     search.restart(1)
     assert run_until(search, 5_000, float("inf")) is None  # a second round: the first round's open ones are stale
-    table, top = search.table, int(search.ctx[K.C_SCC_TOP])
-    epoch = np.uint64(search.ctx[K.C_ROUND]) << T.ROUND_SHIFT
+    table, top = search.table, int(search.ctx[search_kernel.C_SCC_TOP])
+    epoch = np.uint64(search.ctx[search_kernel.C_ROUND]) << solver_table.ROUND_SHIFT
     before = {int(k): int(v) for k, v in table if k}
     open_keys = [int(table[search.scc[j], 0]) for j in range(top)]
-    assert top > 10 and all(before[k] < T.DEAD and before[k] & ~int(T.INDEX_MASK) == int(epoch) for k in open_keys)
-    used = T.forget(table, search.scc, top, epoch, len(before) // 2)
+    assert top > 10 and all(before[k] < solver_table.DEAD and before[k] & ~int(solver_table.INDEX_MASK) == int(epoch) for k in open_keys)
+    used = solver_table.forget(table, search.scc, top, epoch, len(before) // 2)
     after = {int(k): int(v) for k, v in table if k}
     assert used == len(after) <= len(before) - len(before) // 2
     assert all(before[k] == v for k, v in after.items())  # nothing changed value
@@ -428,10 +428,10 @@ def test_forgetting_keeps_what_is_open_and_forgets_the_cheapest_losses():
         slot = table_slot(table, np.uint64(k))
         assert slot < 0 and int(table[-1 - slot, 0]) == k
     gone = before.keys() - after.keys()
-    stale = {k for k in gone if before[k] < T.DEAD}
-    assert stale and all(before[k] & ~int(T.INDEX_MASK) != int(epoch) for k in stale)  # only an earlier round's open ones
-    cost = lambda v: v & ~int(T.DEAD)  # noqa: E731
-    kept_losses = [cost(v) for v in after.values() if v >= T.DEAD]
+    stale = {k for k in gone if before[k] < solver_table.DEAD}
+    assert stale and all(before[k] & ~int(solver_table.INDEX_MASK) != int(epoch) for k in stale)  # only an earlier round's open ones
+    cost = lambda v: v & ~int(solver_table.DEAD)  # noqa: E731
+    kept_losses = [cost(v) for v in after.values() if v >= solver_table.DEAD]
     assert max(cost(before[k]) for k in gone - stale) < min(kept_losses)
 
 
@@ -457,19 +457,19 @@ def test_the_path_grows_to_a_quarter_of_the_slot_limit_and_no_further():
     """The path's arrays cost about four table slots a level: ``--table-size`` bounds them too.
     Streets and Alleys deal 7's first search goes deeper than 16,384 moves."""
     assert Slots(1 << 27, 1).max_depth == 1 << 25 and Slots(1 << 22, 13).max_depth == 1 << 20
-    shallow = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 16, 1), P.PRUNE_DEFAULT)
+    shallow = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 16, 1), pruning.PRUNE_DEFAULT)
     assert run_until(shallow, 10**6, float("inf")) is None
-    assert shallow.status == K.TOO_DEEP and shallow.tokens.shape[0] == 1 << 14
-    deep = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 18, 1), P.PRUNE_DEFAULT)
+    assert shallow.status == search_kernel.TOO_DEEP and shallow.tokens.shape[0] == 1 << 14
+    deep = Search(SA.rules_array, SA.deal(7).array.copy(), Slots(1 << 18, 1), pruning.PRUNE_DEFAULT)
     run_until(deep, 10**6, float("inf"))
-    assert deep.status != K.TOO_DEEP and deep.tokens.shape[0] > 1 << 14
+    assert deep.status != search_kernel.TOO_DEEP and deep.tokens.shape[0] > 1 << 14
     # a round stopped by the path's limit is followed by another in a new order, not by "unknown"
     won = solve(SA, SA.deal(7), table_size=1 << 16, budget_nodes=2_000_000, portfolio=False, shorten=False)
     assert won.result == WON and _replays(SA, 7, won.moves)
 
 
 def test_a_start_already_proved_lost_is_lost_at_once():
-    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), P.PRUNE_DEFAULT)
+    search = Search(SA.rules_array, SA.deal(200).array.copy(), Slots(1 << 22, 1), pruning.PRUNE_DEFAULT)
     assert run_until(search, 10**9, float("inf")) == LOST
     search.restart(5)
     assert run_until(search, 10**9, float("inf")) == LOST and search.nodes == 0
@@ -478,7 +478,7 @@ def test_a_start_already_proved_lost_is_lost_at_once():
 def test_a_restart_finds_the_same_win_set():
     """Wins survive restarts: a won deal paused after a few positions, restarted in other orders, is still won."""
     for deal in (2, 4, 5):
-        search = Search(BC.rules_array, BC.deal(deal).array.copy(), Slots(1 << 22, 1), P.PRUNE_DEFAULT)
+        search = Search(BC.rules_array, BC.deal(deal).array.copy(), Slots(1 << 22, 1), pruning.PRUNE_DEFAULT)
         verdict = None
         for order, limit in enumerate([50, 200, 1000, 10**9]):
             if order:

@@ -108,11 +108,11 @@ for a, b in [(SELECTIVE, STREETS), (SELECTIVE, BELEAGUERED)]:
 # winnable deal (those no rung wins tied at the top rank, `rho`) and over the deals some rung wins (`rho_rungs`).
 
 # %%
-from analysis import difficulty as D
+from analysis import difficulty as difficulty_analysis
 
-corr = D.corridor_rows(df)
+corr = difficulty_analysis.corridor_rows(df)
 if len(corr):
-    corr = D.with_rungs(corr[corr.seed >= 0], df)
+    corr = difficulty_analysis.with_rungs(corr[corr.seed >= 0], df)
     cgames = [g for g in in_study_order(corr.game)]
     show(difficulty_plots.difficulty_index(corr, cgames), FIGURES / "03-difficulty-index.png")
     if corr.rung.ne("").any():
@@ -127,7 +127,7 @@ else:
 # `pysol:N` in PySol knowing whether it is winnable and how hard; `castle deals GAME --pysol --difficulty hard` picks more.
 
 # %%
-catalogue = D.catalogue(D.corridor_rows(df))
+catalogue = difficulty_analysis.catalogue(difficulty_analysis.corridor_rows(df))
 if len(catalogue):
     display(Markdown(readme_tables.catalogue_table(df)))  # noqa: F821 (the README's table)
 else:
@@ -139,16 +139,16 @@ else:
 # position to a lost one), the cards home then, and what kind of move it was (`sim/solver/mistakes.py` defines the kinds).
 
 # %%
-from analysis import mistakes as M
+from analysis import mistakes as mistakes_analysis
 
-first = M.first_mistakes(df)
+first = mistakes_analysis.first_mistakes(df)
 if len(first):
     from sim.solver.mistakes import KINDS, RUNGS
 
     mgames = in_study_order(first.game)
     rungs = [r for r in RUNGS if (first.rung == r).any()]
     show(difficulty_plots.first_mistakes(first, mgames, rungs), FIGURES / "03-first-mistakes.png")
-    show(difficulty_plots.mistake_kinds(M.kinds(first, list(KINDS)).reindex(rungs).dropna(how="all")), FIGURES / "03-mistake-kinds.png")
-    display(M.summary(first))  # noqa: F821 (a notebook builtin)
+    show(difficulty_plots.mistake_kinds(mistakes_analysis.kinds(first, list(KINDS)).reindex(rungs).dropna(how="all")), FIGURES / "03-mistake-kinds.png")
+    display(mistakes_analysis.summary(first))  # noqa: F821 (a notebook builtin)
 else:
     print("no mistakes rows in this dataset (experiments/published/mistakes.toml makes them)")

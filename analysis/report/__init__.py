@@ -31,7 +31,7 @@ from markupsafe import Markup
 from .. import designs, scan, stats
 from ..games import in_study_order
 from ..load import ResultsError, count_cheap_rows, load_results, load_study, study_parts
-from . import folder as F
+from . import folder as report_folder
 from . import page
 from .model import Report, Section
 from .page import Artifacts, slug
@@ -97,11 +97,11 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     previous report as it was and no temporary behind.
     """
     data, shown = Path(data), Path(out)
-    out = F.place(shown)
+    out = report_folder.place(shown)
     d, o = data.resolve(), out.resolve()
     if o == d or d in o.parents or o in d.parents:
         raise ResultsError(f"the report folder {shown} and the dataset {data} must not contain each other: choose another --out")
-    F.check_replaceable(out, shown)
+    report_folder.check_replaceable(out, shown)
     df, held = load_study(data, judged_only=True)
     ref_path = default_reference() if reference == "default" else (Path(reference) if reference else None)
     ref = None
@@ -117,18 +117,18 @@ def build_report(data: str | Path, out: str | Path, reference: str | Path | None
     work = out.parent / f".{out.name}.building-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]  # folders this build creates
-    F.remove_stale(out)
+    report_folder.remove_stale(out)
     finished = False
     try:
         index = _write(df, cheap, held, data, work, ref, shown_path(ref_path) if ref is not None else "", replays)
-        F.mark(work)
-        F.swap(work, out, old, shown)
+        report_folder.mark(work)
+        report_folder.swap(work, out, old, shown)
         finished = True
     finally:
         cheap.close()
-        with F.signals_held():  # a second Ctrl-C must not stop the clearing up half way
-            F.remove(work)
-            F.remove(old)
+        with report_folder.signals_held():  # a second Ctrl-C must not stop the clearing up half way
+            report_folder.remove(work)
+            report_folder.remove(old)
             if not finished:
                 for folder in made:  # deepest first: only the empty ones this build made
                     with contextlib.suppress(OSError):

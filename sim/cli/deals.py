@@ -37,7 +37,7 @@ def deals(
     """Deals of a game picked by difficulty, from the shipped catalogue of every deal's difficulty index (the solver's
     corridor: sim/solver/corridor.py), first by deal number; when it holds too few, the next deals are judged here
     (said on stderr). Bands: easy, medium and hard are each game's thirds of the index over its winnable deals."""
-    from analysis import difficulty as D
+    from analysis import difficulty as difficulty_analysis
 
     from ..core.deals import DEFAULT_SEED, PYSOL_SEED
     from ..core.rules import find_game
@@ -54,7 +54,7 @@ def deals(
     band, lo, hi = None, -math.inf, math.inf
     if difficulty is not None:
         try:
-            band, lo, hi = D.parse_band(difficulty)
+            band, lo, hi = difficulty_analysis.parse_band(difficulty)
         except ValueError as e:
             raise UserError(str(e)) from None
         if band is None and not (math.isfinite(lo) and lo <= hi):  # nan:1 and inf: pass parse_band, then judged 100 deals
@@ -63,7 +63,7 @@ def deals(
     seed = PYSOL_SEED if pysol else DEFAULT_SEED
     rows = _catalogue(data, rules.full_slug, seed)
     if band is not None:
-        edges = D.bands(rows)
+        edges = difficulty_analysis.bands(rows)
         if edges.empty:
             raise UserError(f"no catalogue of {rules.name}'s difficulty{' on PySol numbers' if pysol else ''} to cut into bands: "
                             "give --difficulty A:B, or run experiments/published/difficulty.toml")
@@ -79,7 +79,7 @@ def deals(
         out += _computed(rules, seed, start, compute, count - len(out), winnable, lo, hi)
     if not out:
         raise UserError(f"no deal of {rules.name} found that is {difficulty or ('winnable' if winnable else 'in the catalogue')}")
-    edges = D.bands(rows)
+    edges = difficulty_analysis.bands(rows)
     for r in out:
         r["band"] = _band(r, edges)
         deal = f"pysol:{r['deal']}" if pysol else str(r["deal"])
@@ -127,7 +127,7 @@ def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> N
 def _catalogue(data: Path | None, game: str, seed: int):
     import pandas as pd
 
-    from analysis import difficulty as D
+    from analysis import difficulty as difficulty_analysis
     from analysis.load import ResultsError, load_results
     from analysis.parts import parquet_parts
     from analysis.report import default_reference
@@ -142,7 +142,7 @@ def _catalogue(data: Path | None, game: str, seed: int):
                   if parquet_parts(p.parent)] or [load_results(folder, games=[game])]
     except ResultsError as e:
         raise UserError(str(e)) from None
-    rows = D.corridor_rows(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
+    rows = difficulty_analysis.corridor_rows(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()
     rows = rows[(rows.game == game) & (rows.seed == seed)] if len(rows) else rows
     return rows.drop_duplicates(["seed", "deal"]).sort_values("deal").reset_index(drop=True) if len(rows) else \
         pd.DataFrame(columns=["game", "seed", "deal", "result", "difficulty", "decisions", "critical"])

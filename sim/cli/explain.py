@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
 def explain_cmd(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
-    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
+    board: bool = options.boards(),
     seed: int = options.seed(),
     reasons: int = typer.Option(4, min=3, max=5, help="reasons given a deal (3 to 5)"),
     as_json: bool = options.as_json(help="JSON, one line per deal or board in the order given (probability in p_win; reasons as a list: "

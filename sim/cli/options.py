@@ -60,3 +60,8 @@ def deal_range() -> Any:
 def as_json(help: str = "JSON (one line per deal or board) instead of text") -> Any:
     """``--json``: what the command prints, as JSON."""
     return typer.Option(False, "--json", help=help)
+
+
+def boards() -> Any:
+    """``--board``, a switch: the command's arguments are board files, folders or ``-`` (:mod:`.boards` reads them)."""
+    return typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals")

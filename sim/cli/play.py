@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
 def play(
     game: str = typer.Argument(..., help="game slug or alias"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input)", show_default=False),
-    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
+    board: bool = options.boards(),
     player: Optional[str] = options.player(),
     seed: int = options.seed(draws=True),
     max_moves: Optional[int] = typer.Option(None, min=1, help="move cap (overrides the player's max_moves)", show_default=False),

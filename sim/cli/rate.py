@@ -33,7 +33,7 @@ def rate(
     held fixed, with a 95% interval (profile likelihood). Then where it stands among the ladder's rungs, and its
     chance on each tier's deals."""
     from analysis import rated
-    from analysis import ratings as R
+    from analysis import ratings as ratings_analysis
     from analysis.report import default_reference
 
     from ..core.rules import find_game
@@ -52,12 +52,12 @@ def rate(
     if len(keys) < deals:
         typer.echo(f"castle rate: the ladder rated {len(keys)} deals of {rules.name}; playing those", err=True)
     games = _play(rules, choice, keys, jobs)
-    r = R.rate_player(scale.fit, games)
+    r = ratings_analysis.rate_player(scale.fit, games)
     table = scale.players()
     below = table[table.rating < r.rating].tail(1)
     above = table[table.rating >= r.rating].head(1)
-    tiers = scale.deals.assign(chance=R.chance(r.rating, scale.deals.rating)).groupby("tier", sort=False).chance.mean()
-    tiers = {t: float(tiers[t]) for t in R.TIERS if t in tiers.index}
+    tiers = scale.deals.assign(chance=ratings_analysis.chance(r.rating, scale.deals.rating)).groupby("tier", sort=False).chance.mean()
+    tiers = {t: float(tiers[t]) for t in ratings_analysis.TIERS if t in tiers.index}
     if as_json:
         typer.echo(dumps({"player": choice.label, "game": rules.full_slug, "rating": r.rating, "low": r.lo, "high": r.hi,
                           "bound": r.bound or None, "deals": r.deals, "won": r.won,

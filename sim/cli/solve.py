@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
 def solve_cmd(
     game: str = typer.Argument(..., help="game slug or alias, see `castle games`"),
     deals: Optional[List[str]] = typer.Argument(None, help="deal numbers or pysol:N; with --board, board files, folders of them, or - (standard input, boards separated by blank lines)", show_default=False),
-    board: bool = typer.Option(False, "--board", help="the arguments are board files, folders or -, not deals"),
+    board: bool = options.boards(),
     seed: int = options.seed(),
     budget_nodes: int = typer.Option(DEFAULT_BUDGET_NODES, help="positions to search at most, per deal"),
     budget_seconds: float = typer.Option(DEFAULT_BUDGET_SECONDS, help="CPU seconds to search at most, per deal"),

@@ -80,57 +80,57 @@ class Feature:
 
 
 def _layout() -> list[Feature]:
-    from ..kernels import features as K
+    from ..kernels import features as features_kernel
     from ..kernels.play import game_rows
 
     rows: list[Feature] = []
     for s, suit in enumerate(SUITS):
         rows.append(Feature(f"depth_next_{suit}", f"cards lying on the next card the {SUIT_NAMES[s]} foundation needs",
-                            "the {card} lies under {cards}", "layout", K.F_NEXT + s, suit=s, better=-1,
+                            "the {card} lies under {cards}", "layout", features_kernel.F_NEXT + s, suit=s, better=-1,
                             zero="the {card} is free to go home at once"))
     for s, suit in enumerate(SUITS):
         rows.append(Feature(f"depth_second_{suit}", f"cards lying on the card the {SUIT_NAMES[s]} foundation needs after that",
-                            "the {card2}, next after the {card}, lies under {cards}", "layout", K.F_SECOND + s, suit=s,
+                            "the {card2}, next after the {card}, lies under {cards}", "layout", features_kernel.F_SECOND + s, suit=s,
                             better=-1, zero="the {card2} lies free on top of a pile, ready to follow the {card} home"))
     free = "every card the foundations need next lies free on top of a pile"
     plain = (  # slot, name, meaning, says, better, zero
-        (K.F_NEXT_MAX, "depth_next_max", "cards lying on the deepest of the four cards the foundations need next",
+        (features_kernel.F_NEXT_MAX, "depth_next_max", "cards lying on the deepest of the four cards the foundations need next",
          "the deepest card the foundations need next lies under {cards}", -1, free),
-        (K.F_NEXT_SUM, "depth_next_sum", "cards lying on the four cards the foundations need next, summed",
+        (features_kernel.F_NEXT_SUM, "depth_next_sum", "cards lying on the four cards the foundations need next, summed",
          "the four cards the foundations need next lie under {cards} in all", -1, free),
-        (K.F_LOW_SUM, "depth_low_sum", "cards lying on the first three cards each foundation needs, summed (12 cards)",
+        (features_kernel.F_LOW_SUM, "depth_low_sum", "cards lying on the first three cards each foundation needs, summed (12 cards)",
          "the first three cards each foundation needs lie under {cards} in all", -1, ""),
-        (K.F_UNDER_SUIT, "under_own_suit", "cards lying under a card of their own suit that goes home after them",
+        (features_kernel.F_UNDER_SUIT, "under_own_suit", "cards lying under a card of their own suit that goes home after them",
          "{cards_lie} under a later card of the same suit", -1, ""),
-        (K.F_SUIT_PAIRS, "own_suit_pairs", "pairs of cards of one suit in one pile, the later one above the earlier",
+        (features_kernel.F_SUIT_PAIRS, "own_suit_pairs", "pairs of cards of one suit in one pile, the later one above the earlier",
          "{pairs_lie} the wrong way round in a pile (a later card of a suit above an earlier one)", -1, ""),
-        (K.F_BLOCKERS, "blockers", "cards lying on a card (any suit) that must go home before them",
+        (features_kernel.F_BLOCKERS, "blockers", "cards lying on a card (any suit) that must go home before them",
          "{cards_lie} on a card that must go home first", -1, ""),
-        (K.F_LAST_UP, "last_not_bottom", "cards of the rank that goes home last (Kings from an Ace base) not at the bottom of their pile",
+        (features_kernel.F_LAST_UP, "last_not_bottom", "cards of the rank that goes home last (Kings from an Ace base) not at the bottom of their pile",
          "{lasts_lie} on other cards instead of at the bottom of a pile", -1, "every {last} lies at the bottom of a pile"),
-        (K.F_UNDER_LAST, "under_last", "cards lying under a card of the rank that goes home last",
+        (features_kernel.F_UNDER_LAST, "under_last", "cards lying under a card of the rank that goes home last",
          "{cards_lie} under a {last}", -1, ""),
-        (K.F_RUN_CARDS, "run_cards", "cards already resting on a card they could be built on",
+        (features_kernel.F_RUN_CARDS, "run_cards", "cards already resting on a card they could be built on",
          "{cards_rest} on a card they could be built on", 1, ""),
-        (K.F_LONGEST_RUN, "longest_run", "cards in the longest run already built",
+        (features_kernel.F_LONGEST_RUN, "longest_run", "cards in the longest run already built",
          "the longest run already built holds {cards}", 1, "no run is built yet"),
-        (K.F_MOVES, "moves_start", "legal moves at the start", "{moves_are} legal at the start", 1, ""),
-        (K.F_HOME_MOVES, "home_moves_start", "cards that can go to a foundation at once", "{cards_can} go home at once", 1, ""),
-        (K.F_MOVABLE, "movable_tops", "piles whose top card can move at the start", "{piles_have} a top card that can move", 1, ""),
-        (K.F_HOME, "cards_home_start", "cards on the foundations at the start", "{cards_start} on the foundations", 1, ""),
-        (K.F_EMPTY, "empty_piles_start", "empty tableau piles at the start", "{piles_start} empty", 1, ""),
-        (K.F_LOW_TOP, "low_on_top", "cards among the next three each foundation needs lying on top of a pile",
+        (features_kernel.F_MOVES, "moves_start", "legal moves at the start", "{moves_are} legal at the start", 1, ""),
+        (features_kernel.F_HOME_MOVES, "home_moves_start", "cards that can go to a foundation at once", "{cards_can} go home at once", 1, ""),
+        (features_kernel.F_MOVABLE, "movable_tops", "piles whose top card can move at the start", "{piles_have} a top card that can move", 1, ""),
+        (features_kernel.F_HOME, "cards_home_start", "cards on the foundations at the start", "{cards_start} on the foundations", 1, ""),
+        (features_kernel.F_EMPTY, "empty_piles_start", "empty tableau piles at the start", "{piles_start} empty", 1, ""),
+        (features_kernel.F_LOW_TOP, "low_on_top", "cards among the next three each foundation needs lying on top of a pile",
          "{n_of} the first three cards each foundation needs {lie} free on top of a pile", 1, ""),
-        (K.F_TALLEST, "tallest_pile", "cards in the tallest pile", "the tallest pile holds {cards}", -1, ""),
-        (K.F_BASES_TOP, "bases_on_top", "base ranks showing on top of a pile, so a foundation can start there at once (base still to choose)",
+        (features_kernel.F_TALLEST, "tallest_pile", "cards in the tallest pile", "the tallest pile holds {cards}", -1, ""),
+        (features_kernel.F_BASES_TOP, "bases_on_top", "base ranks showing on top of a pile, so a foundation can start there at once (base still to choose)",
          "{ranks_show} on top of a pile, so a foundation can start there at once", 1, ""),
-        (K.F_BASE_DEPTH, "base_depth_best", "cards lying on the four cards of the shallowest base rank, summed (base still to choose)",
+        (features_kernel.F_BASE_DEPTH, "base_depth_best", "cards lying on the four cards of the shallowest base rank, summed (base still to choose)",
          "the four {base}s, the shallowest base, lie under {cards} in all", -1, "the four {base}s all lie free on top of piles"),
-        (K.F_BASE_DEPTH2, "base_depth_second", "the same at the second shallowest base rank (base still to choose)",
+        (features_kernel.F_BASE_DEPTH2, "base_depth_second", "the same at the second shallowest base rank (base still to choose)",
          "the second shallowest base's four cards lie under {cards} in all", -1, ""),
-        (K.F_BASE_BURIED, "base_buried_fewest", "cards under a later card of their suit at the base that leaves fewest (base still to choose)",
+        (features_kernel.F_BASE_BURIED, "base_buried_fewest", "cards under a later card of their suit at the base that leaves fewest (base still to choose)",
          "whatever the base, {cards_lie} under a later card of the same suit", -1, ""),
-        (K.F_BASES_GOOD, "bases_good", "base ranks within 2 buried cards of that fewest (base still to choose)",
+        (features_kernel.F_BASES_GOOD, "bases_good", "base ranks within 2 buried cards of that fewest (base still to choose)",
          "{ranks_leave} about as few cards buried as the best", 1, ""),
     )
     rows += [Feature(name, meaning, says, "layout", slot, better=better, zero=zero)
@@ -139,20 +139,20 @@ def _layout() -> list[Feature]:
 
 
 def _play() -> list[Feature]:
-    from ..kernels import features as K
+    from ..kernels import features as features_kernel
     from ..kernels.play import game_rows
 
     fields = (  # slot, field, meaning, says, better
-        (K.PR_HOME, "home", "cards {who} gets home", "{who} gets {cards} home", 1),
-        (K.PR_MOVES, "moves", "moves {who} plays before it stops", "{who} plays {moves} before it stops", 0),
-        (K.PR_EMPTY, "empty", "the most empty piles {who} has at once", "{who} has {piles} empty at once at most", 1),
-        (K.PR_WORST_SUIT, "worst_suit", "cards {who} gets home in its worst suit", "{who} gets {cards} of its worst suit home", 1),
+        (features_kernel.PR_HOME, "home", "cards {who} gets home", "{who} gets {cards} home", 1),
+        (features_kernel.PR_MOVES, "moves", "moves {who} plays before it stops", "{who} plays {moves} before it stops", 0),
+        (features_kernel.PR_EMPTY, "empty", "the most empty piles {who} has at once", "{who} has {piles} empty at once at most", 1),
+        (features_kernel.PR_WORST_SUIT, "worst_suit", "cards {who} gets home in its worst suit", "{who} gets {cards} of its worst suit home", 1),
     )
     rows = []
     for k, probe in enumerate(PROBES):
         for slot, field, meaning, says, better in fields:
             rows.append(Feature(f"{probe.name}_{field}", meaning.format(who=probe.who), says, "play",
-                                K.N_STATIC + k * K.N_PROBE + slot, probe=probe.name, better=better))
+                                features_kernel.N_STATIC + k * features_kernel.N_PROBE + slot, probe=probe.name, better=better))
     return rows
 
 
@@ -192,10 +192,10 @@ def feature_hash() -> str:
     source is read without its import lines: a helper the kernel calls
     moving to another module is not a change of features.
     """
-    from ..kernels import features as K
+    from ..kernels import features as features_kernel
     from ..players.registry import parse_player
 
-    h = hashlib.sha256(_without_imports(Path(K.__file__).read_text()).encode())
+    h = hashlib.sha256(_without_imports(Path(features_kernel.__file__).read_text()).encode())
     for f in FEATURES:
         h.update(f"{f.slot}\t{f.name}\n".encode())
     for p in PROBES:
@@ -242,14 +242,14 @@ def features(game, states):
     import pandas as pd
 
     from ..game import Game
-    from ..kernels import features as K
+    from ..kernels import features as features_kernel
     from ..kernels.play import game_rows
     from ..kernels.play import game_rows
 
     g = game if isinstance(game, Game) else Game(game)
     arr = state_arrays(states)
     out = np.empty((len(arr), len(NAMES)), np.float64)
-    K.deal_features(arr, g.rules_array, *_probe_arrays(), out, game_rows(1))
+    features_kernel.deal_features(arr, g.rules_array, *_probe_arrays(), out, game_rows(1))
     return pd.DataFrame(out, columns=list(NAMES))
 
 

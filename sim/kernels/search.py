@@ -18,7 +18,7 @@ from numba import njit
 
 from ..core.moves import FOUNDATION, N_ACTIONS
 from ..core.outcome import LOST, WON
-from . import deadend as Q
+from . import deadend
 from .hashing import PH_SIZE, apply_keyed, pile_keys, position_key, undo_keyed
 from .layout import CAP, R_NPILES, R_NTAB, R_SEQ, S_CARDS, S_HEIGHT, action_target, cards_home, is_won
 from .pruning import (
@@ -208,19 +208,19 @@ def search(s, r, ws, max_nodes, max_stored, prune):
             # else: left open by an earlier round: search it again
         else:
             stored += 1
-        if dead_end and action_target(a) == FOUNDATION and Q.applies(s, r):
-            if qctx[Q.Q_STORED] + q_budget > qt.shape[0] * 7 // 10:  # no room for another test: start its table again
+        if dead_end and action_target(a) == FOUNDATION and deadend.applies(s, r):
+            if qctx[deadend.Q_STORED] + q_budget > qt.shape[0] * 7 // 10:  # no room for another test: start its table again
                 qt[:] = 0
-                qctx[Q.Q_STORED] = 0
-            before = qctx[Q.Q_STATES]
-            budget = min(q_budget, max(max_nodes - nodes, Q.LEAST_BUDGET))  # a test may overrun the call's budget only a little
-            if Q.no_way_home(s, r, qt, qctx, qpath, qkids, budget) == Q.DEAD_END:
+                qctx[deadend.Q_STORED] = 0
+            before = qctx[deadend.Q_STATES]
+            budget = min(q_budget, max(max_nodes - nodes, deadend.LEAST_BUDGET))  # a test may overrun the call's budget only a little
+            if deadend.no_way_home(s, r, qt, qctx, qpath, qkids, budget) == deadend.DEAD_END:
                 tt[slot, 1] = DEAD | np.uint64(1)  # no card will go home again: lost (pruning.md rule 5)
-                nodes += 1 + qctx[Q.Q_STATES] - before
+                nodes += 1 + qctx[deadend.Q_STATES] - before
                 undo_keyed(s, r, ph, tok)
                 moved(s, loc, tok, True)
                 continue
-            nodes += qctx[Q.Q_STATES] - before
+            nodes += qctx[deadend.Q_STATES] - before
         nodes += 1
         if track_home and cards_home(s) > most_home:
             most_home = cards_home(s)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.moves import Move
-from ..kernels import beam as B
-from ..kernels import evaluate as V
+from ..kernels import beam
+from ..kernels import evaluate
 from ..kernels import planners as PL
-from ..kernels import play as P
-from ..kernels import players as K
-from ..kernels import rollouts as R
+from ..kernels import play as play_kernel
+from ..kernels import players as players_kernel
+from ..kernels import rollouts
 from ..kernels.rng import seed_rng
 from ..kernels.seen import M_TB_DONE, M_USED, remember
 from .spec import PlayerChoice
@@ -31,21 +31,21 @@ def _gathered(*tables: dict[str, int]) -> dict[str, int]:
             if out.setdefault(name, slot) != slot:
                 raise ValueError(f"parameter {name} has two slots: {out[name]} and {slot}")
     clash = len(set(out.values())) != len(out)
-    if clash or not all(0 <= slot < V.N_WEIGHTS for slot in out.values()):
-        raise ValueError(f"parameter slots must be distinct and below {V.N_WEIGHTS}: {out}")
+    if clash or not all(0 <= slot < evaluate.N_WEIGHTS for slot in out.values()):
+        raise ValueError(f"parameter slots must be distinct and below {evaluate.N_WEIGHTS}: {out}")
     return out
 
 
 #: parameter name -> slot of the float64 array the compiled players read, from the slots each kernel module declares
 #: for the parameters it reads: the evaluation's weights, greedy's, lookahead's and the strategist's, the planners'
 #: (all three), the beam's, the rollouts'
-SLOTS = _gathered(V.SLOTS, K.SLOTS, PL.SLOTS, B.SLOTS, R.SLOTS)
+SLOTS = _gathered(evaluate.SLOTS, players_kernel.SLOTS, PL.SLOTS, beam.SLOTS, rollouts.SLOTS)
 
 
 def weights(params: dict[str, int | float]) -> np.ndarray:
     """The float64 parameter array the compiled players read, from named parameters."""
-    w = np.zeros(V.N_WEIGHTS, np.float64)
-    w[K.P_DEPTH] = 1
+    w = np.zeros(evaluate.N_WEIGHTS, np.float64)
+    w[players_kernel.P_DEPTH] = 1
     for k, v in params.items():
         if k in SLOTS:
             w[SLOTS[k]] = v
@@ -54,7 +54,7 @@ def weights(params: dict[str, int | float]) -> np.ndarray:
 
 def kind_of(choice: PlayerChoice) -> int:
     """The decision kernel's kind of a compiled player."""
-    return K.KINDS[choice.spec.kernel]
+    return players_kernel.KINDS[choice.spec.kernel]
 
 
 class CompiledPlayer:
@@ -66,23 +66,23 @@ class CompiledPlayer:
         self._w = weights(choice.params)
         self._rng = np.zeros(1, np.uint64)
         seed_rng(self._rng, seed, deal, choice.spec.salt)
-        self._ws = K.workspace(P.capacity(choice.max_moves + 16))
+        self._ws = players_kernel.workspace(play_kernel.capacity(choice.max_moves + 16))
 
     def __repr__(self) -> str:
         return f"<CompiledPlayer {self.choice.label}>"
 
     def choose(self, state) -> Move | None:
-        if self._ws[K.WS_META][M_USED] * 2 >= len(self._ws[K.WS_SEEN]):  # a longer game than planned: grow the seen-set
+        if self._ws[players_kernel.WS_META][M_USED] * 2 >= len(self._ws[players_kernel.WS_SEEN]):  # a longer game than planned: grow the seen-set
             self._grow()
-        a = P.choose_move(state.array, state.rules_array, self._kind, self._w, self._rng, self._ws)
+        a = play_kernel.choose_move(state.array, state.rules_array, self._kind, self._w, self._rng, self._ws)
         return None if a < 0 else Move.from_action(int(a))
 
     def _grow(self) -> None:
-        table, used, meta = self._ws[K.WS_SEEN], self._ws[K.WS_USED], self._ws[K.WS_META]
+        table, used, meta = self._ws[players_kernel.WS_SEEN], self._ws[players_kernel.WS_USED], self._ws[players_kernel.WS_META]
         keys = table[used[: meta[M_USED]]]
         done = meta[M_TB_DONE]
-        fresh = K.workspace(2 * len(table))
-        self._ws = fresh[:K.WS_META + 1] + self._ws[K.WS_META + 1 :]  # a bigger seen-set; the rest kept
+        fresh = players_kernel.workspace(2 * len(table))
+        self._ws = fresh[:players_kernel.WS_META + 1] + self._ws[players_kernel.WS_META + 1 :]  # a bigger seen-set; the rest kept
         for h in keys:
-            remember(self._ws[K.WS_SEEN], self._ws[K.WS_USED], self._ws[K.WS_META], h)
-        self._ws[K.WS_META][M_TB_DONE] = done
+            remember(self._ws[players_kernel.WS_SEEN], self._ws[players_kernel.WS_USED], self._ws[players_kernel.WS_META], h)
+        self._ws[players_kernel.WS_META][M_TB_DONE] = done

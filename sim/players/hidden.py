@@ -20,7 +20,7 @@ import numpy as np
 from ..game import State
 from ..core.moves import Move
 from ..core.outcome import Result
-from ..kernels import layout as L
+from ..kernels import layout
 from .record import GameRecord
 
 #: the random stream of the guesses, apart from every compiled player's (their salts are small)
@@ -29,7 +29,7 @@ SALT = 101
 
 def hidden_counts(state, hidden: int) -> np.ndarray:
     """Per pile, the cards face down at the deal: the bottom ``hidden`` ones, never the top card."""
-    heights = state.array[L.S_HEIGHT : L.S_HEIGHT + state.rules.n_piles].astype(np.int64)
+    heights = state.array[layout.S_HEIGHT : layout.S_HEIGHT + state.rules.n_piles].astype(np.int64)
     return np.clip(np.minimum(heights - 1, hidden), 0, None)
 
 
@@ -37,7 +37,7 @@ def unseen(state, counts: np.ndarray) -> list[int]:
     """The cards in the hidden places, sorted: what the player knows of them (which cards they
     are as a set, never where), so a guess depends on nothing else."""
     s = state.array
-    return sorted(int(s[L.S_CARDS + p * L.CAP + i]) for p in range(len(counts)) for i in range(int(counts[p])))
+    return sorted(int(s[layout.S_CARDS + p * layout.CAP + i]) for p in range(len(counts)) for i in range(int(counts[p])))
 
 
 def guess(state, counts: np.ndarray, rng: np.random.Generator):
@@ -47,7 +47,7 @@ def guess(state, counts: np.ndarray, rng: np.random.Generator):
     k = 0
     for p in range(len(counts)):
         for i in range(int(counts[p])):
-            world.array[L.S_CARDS + p * L.CAP + i] = cards[k]
+            world.array[layout.S_CARDS + p * layout.CAP + i] = cards[k]
             k += 1
     return world
 

@@ -12,7 +12,7 @@ from ..core.deals import DEFAULT_SEED, stream_key
 from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import GAVE_UP, RESULTS, Result
-from ..kernels import play as P
+from ..kernels import play as play_kernel
 from .record import GameRecord
 from .spec import DEFAULT_MAX_MOVES, Player, PlayerChoice, resolve
 from .registry import choose_from_spec, parse_player
@@ -24,10 +24,10 @@ def play(state: State, player: Player, max_moves: int = DEFAULT_MAX_MOVES) -> Ga
     ``player.choose(state)`` returns a :class:`Move`, an action int (cheaper: see :meth:`State.actions`) or None
     to give up.
     """
-    ph, table, used, meta, rows, acts, scratch = P.record_buffers(max_moves)
+    ph, table, used, meta, rows, acts, scratch = play_kernel.record_buffers(max_moves)
     s, r = state.array, state.rules_array
     played = len(state._actions)
-    while P.observe_anew(s, r, ph, table, used, meta, rows, acts, scratch, max_moves) >= 0:
+    while play_kernel.observe_anew(s, r, ph, table, used, meta, rows, acts, scratch, max_moves) >= 0:
         move = player.choose(state)
         if move is None:
             rows["result"] = GAVE_UP

@@ -41,9 +41,9 @@ from pathlib import Path
 import numpy as np
 
 from ..core.moves import Move
-from ..kernels import evaluate as V
+from ..kernels import evaluate
 from ..kernels import plugin as kit
-from ..kernels import play as P
+from ..kernels import play as play_kernel
 from ..kernels.rng import seed_rng
 from ..kernels.seen import capacity, forget_all
 from .spec import MAX_MOVES_PARAM, Param, PlayerChoice, PlayerFault, PlayerSpec, UnknownPlayerError
@@ -177,7 +177,7 @@ class PluginPlayer:
         v.state[:] = state.array
         if v.meta[0] * 2 >= len(v.table):
             raise PluginFault(f"player {self.choice.label}: a game longer than its move cap")
-        a = P.plugin_loops()[1](self._fn, v)
+        a = play_kernel.plugin_loops()[1](self._fn, v)
         v.status[kit.F_PLAYED] += 1
         if a == -2:
             raise PluginFault(f"player {self.choice.label}: {fault_message(self.choice, v)}")

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.designs import Z  # (the 95% normal quantile: the estimator's, one definition)
+
 from ..core import files
 from ..core.deals import MAX_DEAL
 from ..core.jsontext import dumps
@@ -20,7 +22,6 @@ from ..study.experiment import Experiment, ExperimentError
 from ..study.halfwidth import MAX_HALFWIDTH, MIN_HALFWIDTH
 
 DESIGN = "_design.json"
-Z = 1.959963984540054
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,15 @@ import re
 import sys
 from typing import TextIO
 
+from ..core.cards import RANKS, RED_SUITS, SUITS
+
 RED = "\x1b[31m"
 BLACK = "\x1b[1m"  # bold in the terminal's own foreground: black on light themes, white on dark ones
 RESET = "\x1b[0m"
 
 #: a card token: rank then suit, alone (``AH``, ``TD``); ``H:AH`` foundation cells match on the card
-_CARD = re.compile(r"(?<![A-Za-z0-9])([A2-9TJQK])([CDHS])(?![A-Za-z0-9])")
+_CARD = re.compile(rf"(?<![A-Za-z0-9])([{RANKS}])([{SUITS}])(?![A-Za-z0-9])")
+_RED = "".join(SUITS[s] for s in sorted(RED_SUITS))
 
 
 def wants_colour(stream: TextIO | None = None) -> bool:
@@ -42,4 +45,4 @@ def coloured(text: str, force: bool | None = None, stream: TextIO | None = None)
     """``text`` with hearts and diamonds red and clubs and spades bold, if colour is wanted (or ``force``)."""
     if not (wants_colour(stream) if force is None else force):
         return text
-    return _CARD.sub(lambda m: f"{RED if m.group(2) in 'DH' else BLACK}{m.group(0)}{RESET}", text)
+    return _CARD.sub(lambda m: f"{RED if m.group(2) in _RED else BLACK}{m.group(0)}{RESET}", text)

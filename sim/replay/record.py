@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..core.board import Position
 from ..core.deals import DEFAULT_SEED
-from ..core.moves import IllegalMoveError, Move
+from ..core.moves import Move
 from ..core.rules import Rules
 from ..render.svg import moved_card
 
@@ -72,19 +72,14 @@ def record_replay(game, deal: int | str, player: str | None, seed: int = DEFAULT
     from ..game import Game
     from ..players.loop import play_choice
     from ..players.registry import choose_from_spec, parse_player
+    from ..solver.review import replay_moves
 
     g = Game(game) if isinstance(game, str) else game
     start = g.deal(deal, seed) if state is None else state
     extra: dict = {}
     if moves is not None:
-        moves = [m if isinstance(m, Move) else Move.from_str(str(m)) for m in moves]
         label, tidied_from = player or "a list of moves", None
-        walk = start.copy()
-        for i, m in enumerate(moves):
-            try:
-                walk.push(m)
-            except IllegalMoveError as e:
-                raise IllegalMoveError(f"move {i + 1} ({m}): {e}") from None
+        moves, walk, _ = replay_moves(start, moves)
         result = "won" if walk.is_won() else "stuck" if len(walk.legal_moves) == 0 else "gave_up"
     else:
         choice = parse_player(player)

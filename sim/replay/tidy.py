@@ -38,9 +38,9 @@ from ..core.cards import make_card
 from ..game import State
 from ..core.moves import Move, make_action, split_action
 from ..core.rules import MAX_PILES
-from ..kernels import apply_undo as A
-from ..kernels import legal as M
-from ..kernels import layout as L
+from ..kernels import apply_undo
+from ..kernels import legal as legal_kernel
+from ..kernels import layout
 
 __all__ = ["tidy_line"]
 
@@ -111,15 +111,15 @@ def _moved_card(s: np.ndarray, action: int) -> int:
     src, _, count = split_action(action)
     if src >= MAX_PILES:
         f = src - MAX_PILES
-        n = int(s[L.S_FOUND + f])
+        n = int(s[layout.S_FOUND + f])
         if n == 0:
             return -1
-        base = int(s[L.S_BASE + f])
+        base = int(s[layout.S_BASE + f])
         if base < 0:
-            base = max(int(b) for b in s[L.S_BASE : L.S_BASE + 4])
+            base = max(int(b) for b in s[layout.S_BASE : layout.S_BASE + 4])
         return make_card((base + n - 1) % 13, f)
-    h = int(s[L.S_HEIGHT + src])
-    return int(s[L.S_CARDS + src * L.CAP + h - count]) if h >= count else -1
+    h = int(s[layout.S_HEIGHT + src])
+    return int(s[layout.S_CARDS + src * layout.CAP + h - count]) if h >= count else -1
 
 
 def _walk(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[int] | None:
@@ -127,11 +127,11 @@ def _walk(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[int] | None:
     s = s0.copy()
     cards = []
     for a in acts:
-        if not M.is_legal(s, r, a):
+        if not legal_kernel.is_legal(s, r, a):
             return None
         cards.append(_moved_card(s, a))
-        A.apply(s, r, a)
-    return cards if int(s[L.S_FOUND : L.S_FOUND + 4].sum()) == 52 else None
+        apply_undo.apply(s, r, a)
+    return cards if int(s[layout.S_FOUND : layout.S_FOUND + 4].sum()) == 52 else None
 
 
 def _snapshots(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[np.ndarray]:
@@ -140,6 +140,6 @@ def _snapshots(s0: np.ndarray, r: np.ndarray, acts: list[int]) -> list[np.ndarra
     out = []
     for a in acts:
         out.append(s.copy())
-        A.apply(s, r, a)
+        apply_undo.apply(s, r, a)
     return out
 

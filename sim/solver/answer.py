@@ -11,8 +11,9 @@ any foundation move is the same in all of them; base ``b`` means the first
 card founded has rank ``b``), tried shallowest base cards first in the same
 rounds: one winning base settles the deal, and "lost" needs all thirteen
 proved lost. A single search whose first foundation move picks the base
-gets lost in the subtree of whichever base it tries first
-(``shared/ANCHORS.md``).
+gets lost in the subtree of whichever base it tries first: on 30 deals
+such a search left 18 Selective Castle deals unresolved at 20 million
+nodes each, where the 13 problems in growing rounds resolved 29.
 
 >>> from sim.game import Game
 >>> result = solve(Game("beleaguered-castle"), Game("beleaguered-castle").deal(3))
@@ -35,9 +36,9 @@ from ..game import Game, State
 from ..core.moves import Move
 from ..core.outcome import Result
 from ..core.rules import FoundationBase
-from ..kernels import layout as L
-from ..kernels import pruning as P
-from ..kernels import search as K
+from ..kernels import layout
+from ..kernels import pruning
+from ..kernels import search as search_kernel
 from ..core.limits import DEFAULT_BUDGET_NODES, DEFAULT_BUDGET_SECONDS, DEFAULT_TABLE_SIZE, check_limits
 from .rounds import Budget, clock, solve_rounds
 from .shorten import shorten_line
@@ -69,7 +70,7 @@ class SolveResult:
 
 def base_to_choose(rules, s: np.ndarray) -> bool:
     """Is the shared base of this position still to be chosen (so :func:`solve` splits it by base)?"""
-    return rules.foundation_base == FoundationBase.FIRST_CARD_SHARED and s[L.S_BASE] < 0 and int(L.cards_home(s)) == 0
+    return rules.foundation_base == FoundationBase.FIRST_CARD_SHARED and s[layout.S_BASE] < 0 and int(layout.cards_home(s)) == 0
 
 
 def _fixed_base_problems(game: Game, s: np.ndarray) -> dict:
@@ -77,11 +78,11 @@ def _fixed_base_problems(game: Game, s: np.ndarray) -> dict:
     if not base_to_choose(game.rules, s):
         return {None: s}
     depth = np.zeros(13, np.int64)
-    K.base_card_depths(s, game.rules_array, depth)
+    search_kernel.base_card_depths(s, game.rules_array, depth)
     problems = {}
     for b in sorted(range(13), key=lambda b: (int(depth[b]), b)):
         problems[b] = s.copy()
-        problems[b][L.S_BASE : L.S_BASE + 4] = b
+        problems[b][layout.S_BASE : layout.S_BASE + 4] = b
     return problems
 
 
@@ -91,7 +92,7 @@ def solve(
     budget_nodes: int = DEFAULT_BUDGET_NODES,
     budget_seconds: float = DEFAULT_BUDGET_SECONDS,
     table_size: int = DEFAULT_TABLE_SIZE,
-    prune: int = P.PRUNE_DEFAULT,
+    prune: int = pruning.PRUNE_DEFAULT,
     bases: bool = False,
     shorten: bool = True,
     progress=None,
@@ -133,9 +134,9 @@ def solve(
     if bases and not base_to_choose(game.rules, s):
         raise ValueError(f"{game.rules.slug}: the base is not to be chosen here; --bases does not apply")
     if dead_end:
-        prune |= P.PRUNE_DEAD_END
+        prune |= pruning.PRUNE_DEAD_END
     if most_home:
-        prune, portfolio = P.TRACK_HOME | P.FORGET_LOST, False
+        prune, portfolio = pruning.TRACK_HOME | pruning.FORGET_LOST, False
     start = clock()
     searched = [0]  # the positions searched so far, as the rounds report them (the beams' pace is taken from it)
 

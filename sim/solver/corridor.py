@@ -35,7 +35,7 @@ from ..game import Game, State
 from ..players.record import GameRecord
 from ..core.moves import Move
 from ..core.outcome import Result
-from ..kernels import apply_undo as A
+from ..kernels import apply_undo
 from .judge import KEEPS, LOSES, UNKNOWN, Judge, Judged
 
 
@@ -142,7 +142,7 @@ def corridor(game: Game | str, state: State, line: list[Move] | None = None, jud
         here = judge.hash(s)
         steps.append(Step(i, move, judge.judge(s, before=before, line_move=move.action)))
         before = here
-        A.apply(s, judge.r, move.action)
+        apply_undo.apply(s, judge.r, move.action)
     st = judge.stats
     out = Corridor(Result.WON, steps, nodes + st.nodes, clock() - start, sum(st.by_how.values()), st.by_how["search"],
                    st.unknown, judge.budget)

@@ -30,12 +30,12 @@ import numpy as np
 from ..game import Game, State
 from ..core.moves import MAX_MOVES, Move
 from ..core.outcome import Result
-from ..kernels import apply_undo as A
-from ..kernels import corridor as C
-from ..kernels import hashing as H
-from ..kernels import lines as L
-from ..kernels import pruning as P
-from ..kernels import search as K
+from ..kernels import apply_undo
+from ..kernels import corridor as corridor_kernel
+from ..kernels import hashing
+from ..kernels import lines as lines_kernel
+from ..kernels import pruning
+from ..kernels import search as search_kernel
 from .answer import base_to_choose, solve
 from ..core.limits import DEFAULT_TABLE_SIZE
 from .rounds import FIRST_ROUND_NODES, ROUND_GROWTH, Search, Slots, clock, run_until
@@ -82,9 +82,9 @@ class Judge:
         self.look_ahead = look_ahead
         self.table_size = table_size
         self.budget_seconds = budget_seconds
-        self.prune = P.PRUNE_DEFAULT | (P.PRUNE_DEAD_END if dead_end else 0)
+        self.prune = pruning.PRUNE_DEFAULT | (pruning.PRUNE_DEAD_END if dead_end else 0)
         self.won: set[int] = set()
-        self._won_index = L.position_index(np.zeros(0, np.uint64))
+        self._won_index = lines_kernel.position_index(np.zeros(0, np.uint64))
         self.lost: set[int] = set()
         self._search: Search | None = None
         self._slots = Slots(table_size, 1)
@@ -97,16 +97,16 @@ class Judge:
     # ---- what is known ---------------------------------------------------------------------------------------
 
     def hash(self, s: np.ndarray) -> int:
-        return int(H.position_hash(s, self.r))
+        return int(hashing.position_hash(s, self.r))
 
     def learn_line(self, s: np.ndarray, moves: list[Move]) -> None:
         """Every position of a winning line from ``s`` is won."""
         s = s.copy()
         self.won.add(self.hash(s))
         for m in moves:
-            A.apply(s, self.r, m.action)
+            apply_undo.apply(s, self.r, m.action)
             self.won.add(self.hash(s))
-        self._won_index = L.position_index(np.fromiter(self.won, np.uint64, len(self.won)))  # membership only
+        self._won_index = lines_kernel.position_index(np.fromiter(self.won, np.uint64, len(self.won)))  # membership only
 
     # ---- questions -------------------------------------------------------------------------------------------
 
@@ -121,7 +121,7 @@ class Judge:
         if base_to_choose(self.game.rules, s):
             res = solve(self.game, State(self.game.rules, s.copy()), budget_nodes=self.budget,
                         budget_seconds=self.budget_seconds, table_size=self.table_size, portfolio=False, shorten=False,
-                        dead_end=bool(self.prune & P.PRUNE_DEAD_END))
+                        dead_end=bool(self.prune & pruning.PRUNE_DEAD_END))
             result, moves, nodes = res.result, res.moves, res.nodes
         else:
             result, moves, nodes = self._search_from(s)
@@ -147,7 +147,7 @@ class Judge:
             spent += search.nodes
             if verdict is not None or spent >= self.budget or clock() >= deadline:
                 break
-            if search.status == K.TABLE_FULL and not search.starved:
+            if search.status == search_kernel.TABLE_FULL and not search.starved:
                 break
             limit = int(limit * ROUND_GROWTH)
             self._order += 1
@@ -166,7 +166,7 @@ class Judge:
         action a known winning line takes here (its child is known won).
         """
         s = s.copy()
-        n = int(C.children_reaching(s, self.r, self._won_index, self.look_ahead, self._acts, self._hashes, self._reach))
+        n = int(corridor_kernel.children_reaching(s, self.r, self._won_index, self.look_ahead, self._acts, self._hashes, self._reach))
         out = []
         for c in range(n):
             a, h, reach = int(self._acts[c]), int(self._hashes[c]), int(self._reach[c])
@@ -180,7 +180,7 @@ class Judge:
                 verdict, how = LOSES, "known"
             else:
                 child = s.copy()
-                A.apply(child, self.r, a)
+                apply_undo.apply(child, self.r, a)
                 result = self.verdict(child)
                 verdict = KEEPS if result is Result.WON else LOSES if result is Result.LOST else UNKNOWN
                 how = "search"

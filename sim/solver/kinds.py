@@ -22,7 +22,7 @@ import numpy as np
 from ..core.cards import make_card, rank_of
 from ..core.moves import FOUNDATION, Move
 from ..game import State
-from ..kernels import layout as L
+from ..kernels import layout
 
 KINDS = ("base", "empty pile", "sent home", "covered a card due home", "broke a built run", "covered a low card", "other")
 LOW = 3  #: a low card: one its foundation takes within this many cards
@@ -33,19 +33,19 @@ def kind(state: State, move: Move, alternatives: list[Move]) -> str:
     s = state.array
     src, dst, count = move.source, move.target, move.count
     foundation = dst == FOUNDATION
-    if foundation and int(s[L.S_BASE]) < 0 and any(a.target == FOUNDATION for a in alternatives):
+    if foundation and int(s[layout.S_BASE]) < 0 and any(a.target == FOUNDATION for a in alternatives):
         return "base"
-    if not foundation and int(s[L.S_HEIGHT + dst]) == 0:
+    if not foundation and int(s[layout.S_HEIGHT + dst]) == 0:
         return "empty pile"
     if foundation:
         return "sent home"
-    h = int(s[L.S_HEIGHT + dst])
-    under = [int(s[L.S_CARDS + dst * L.CAP + i]) for i in range(h)]
+    h = int(s[layout.S_HEIGHT + dst])
+    under = [int(s[layout.S_CARDS + dst * layout.CAP + i]) for i in range(h)]
     if any(c in _due(s, 1) for c in under):
         return "covered a card due home"
-    hs = int(s[L.S_HEIGHT + src]) if src < FOUNDATION else 0
+    hs = int(s[layout.S_HEIGHT + src]) if src < FOUNDATION else 0
     if hs >= count + 1:
-        moved, below = int(s[L.S_CARDS + src * L.CAP + hs - count]), int(s[L.S_CARDS + src * L.CAP + hs - count - 1])
+        moved, below = int(s[layout.S_CARDS + src * layout.CAP + hs - count]), int(s[layout.S_CARDS + src * layout.CAP + hs - count - 1])
         if rank_of(below) == rank_of(moved) + 1:
             return "broke a built run"
     if any(c in _due(s, LOW) for c in under):
@@ -57,10 +57,10 @@ def _due(s: np.ndarray, within: int) -> set[int]:
     """The cards the foundations take within the next ``within`` (for a shared base not chosen yet: none)."""
     due = set()
     for f in range(4):
-        base = int(s[L.S_BASE + f])
+        base = int(s[layout.S_BASE + f])
         if base < 0:
             continue
-        n = int(s[L.S_FOUND + f])
+        n = int(s[layout.S_FOUND + f])
         due |= {make_card((base + n + k) % 13, f) for k in range(within) if n + k < 13}
     return due
 

@@ -123,6 +123,22 @@ def _moves_of(moves) -> list[Move]:
     return [m if isinstance(m, Move) else Move.from_str(m) if isinstance(m, str) else Move.from_action(int(m)) for m in moves]
 
 
+def replay_moves(state: State, moves) -> tuple[list[Move], State, list]:
+    """``moves`` (Moves, their text, or action ints) played from a copy of ``state``: the moves, the last state, and
+    the array of every position from the first. A move not legal where it is played raises
+    :class:`~sim.core.moves.IllegalMoveError` naming it by its number (the one replay of castle replay and review)."""
+    moves = _moves_of(moves)
+    walk = state.copy()
+    arrays = [walk.array.copy()]
+    for i, m in enumerate(moves):
+        try:
+            walk.push(m)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"move {i + 1} ({m}): {e}") from None
+        arrays.append(walk.array.copy())
+    return moves, walk, arrays
+
+
 def review(game: Game | str, state: State, moves, judge: Judge | None = None, budget_nodes: int = QUESTION_NODES,
            critical: bool | None = None, max_unknown: int = MAX_UNKNOWN) -> Review:
     """Judge the game ``moves`` (Moves, their text, or action ints) played from ``state`` (left as it is).
@@ -134,15 +150,7 @@ def review(game: Game | str, state: State, moves, judge: Judge | None = None, bu
     played raises :class:`~sim.core.moves.IllegalMoveError` naming it.
     """
     game = Game(game) if isinstance(game, str) else game
-    moves = _moves_of(moves)
-    walk = state.copy()
-    arrays = [walk.array.copy()]
-    for i, m in enumerate(moves):
-        try:
-            walk.push(m)
-        except IllegalMoveError as e:
-            raise IllegalMoveError(f"move {i + 1} ({m}): {e}") from None
-        arrays.append(walk.array.copy())
+    moves, walk, arrays = replay_moves(state, moves)
     own = judge is None
     judge = judge or Judge(game, budget_nodes=budget_nodes)
     nodes0, seconds0 = judge.stats.nodes, clock()

@@ -20,11 +20,11 @@ import numpy as np
 from ..core.cards import N_CARDS
 from ..core.moves import Move
 from ..core.outcome import LOST, WON, Result
-from ..kernels import deadend as Q
-from ..kernels import layout as L
-from ..kernels import pruning as P
-from ..kernels import search as K
-from ..kernels import solver_table as T
+from ..kernels import deadend
+from ..kernels import layout
+from ..kernels import pruning
+from ..kernels import search as search_kernel
+from ..kernels import solver_table
 
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows, up to :meth:`Slots.max_depth`
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
@@ -82,12 +82,12 @@ class Slots:
         searches (they run one at a time; the quotient's key holds the foundations and bases, so what one
         search proved dead stands for the others): about 140 MB once, not once per base. Tiny when not wanted."""
         if not wanted:
-            return (np.zeros((1, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64),
-                    np.zeros((1, Q.QPATH_COLUMNS), np.int64), np.zeros(1, np.int16))
+            return (np.zeros((1, 2), np.uint64), np.zeros(deadend.QCTX_SIZE, np.int64),
+                    np.zeros((1, deadend.QPATH_COLUMNS), np.int64), np.zeros(1, np.int16))
         if self._dead_end is None:
-            self._dead_end = (np.zeros((DEAD_END_SLOTS, 2), np.uint64), np.zeros(Q.QCTX_SIZE, np.int64),
-                              np.zeros((DEAD_END_BUDGET + 1, Q.QPATH_COLUMNS), np.int64),
-                              np.zeros(DEAD_END_BUDGET * Q.KIDS_PER_LEVEL, np.int16))
+            self._dead_end = (np.zeros((DEAD_END_SLOTS, 2), np.uint64), np.zeros(deadend.QCTX_SIZE, np.int64),
+                              np.zeros((DEAD_END_BUDGET + 1, deadend.QPATH_COLUMNS), np.int64),
+                              np.zeros(DEAD_END_BUDGET * deadend.KIDS_PER_LEVEL, np.int16))
         return self._dead_end
 
     def take(self, n: int) -> bool:
@@ -112,13 +112,13 @@ class Search:
         self.start = s.copy()
         self.s = s.copy()
         self.slots = slots
-        self.prune = int(P.prune_for(r, prune))
+        self.prune = int(pruning.prune_for(r, prune))
         slots.take(slots.first)  # always granted: the first tables of all searches fit together
-        self.ws = K.workspace(np.zeros((slots.first, 2), np.uint64), FIRST_DEPTH,
-                              slots.dead_end_arrays((self.prune & P.PRUNE_DEAD_END) != 0))
+        self.ws = search_kernel.workspace(np.zeros((slots.first, 2), np.uint64), FIRST_DEPTH,
+                              slots.dead_end_arrays((self.prune & pruning.PRUNE_DEAD_END) != 0))
         self.starved = False
-        self.ctx[K.C_ORDER] = order
-        self.ctx[K.C_STATUS] = K.RUNNING
+        self.ctx[search_kernel.C_ORDER] = order
+        self.ctx[search_kernel.C_STATUS] = search_kernel.RUNNING
         self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
 
     def _put(self, slot: int, array: np.ndarray) -> None:
@@ -127,19 +127,19 @@ class Search:
 
     @property
     def table(self) -> np.ndarray:
-        return self.ws[K.W_TABLE]
+        return self.ws[search_kernel.W_TABLE]
 
     @property
     def scc(self) -> np.ndarray:
-        return self.ws[K.W_SCC]
+        return self.ws[search_kernel.W_SCC]
 
     @property
     def tokens(self) -> np.ndarray:
-        return self.ws[K.W_TOKENS]
+        return self.ws[search_kernel.W_TOKENS]
 
     @property
     def ctx(self) -> np.ndarray:
-        return self.ws[K.W_CTX]
+        return self.ws[search_kernel.W_CTX]
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
@@ -149,29 +149,29 @@ class Search:
         table start empty.
         """
         self.s = self.start.copy()
-        stored, next_round, most_home = int(self.ctx[K.C_STORED]), int(self.ctx[K.C_ROUND]) + 1, int(self.ctx[K.C_MOST_HOME])
-        if self.prune & P.PRUNE_SAME_CARD:
+        stored, next_round, most_home = int(self.ctx[search_kernel.C_STORED]), int(self.ctx[search_kernel.C_ROUND]) + 1, int(self.ctx[search_kernel.C_MOST_HOME])
+        if self.prune & pruning.PRUNE_SAME_CARD:
             self.table[:] = 0
             stored = 0
         self.ctx[:] = 0
-        self.ctx[K.C_STATUS] = K.RUNNING
-        self.ctx[K.C_ROUND] = next_round
-        self.ctx[K.C_ORDER] = order
-        self.ctx[K.C_STORED] = stored
-        self.ctx[K.C_MOST_HOME] = most_home  # (the table keeps what earlier rounds searched: so does this)
+        self.ctx[search_kernel.C_STATUS] = search_kernel.RUNNING
+        self.ctx[search_kernel.C_ROUND] = next_round
+        self.ctx[search_kernel.C_ORDER] = order
+        self.ctx[search_kernel.C_STORED] = stored
+        self.ctx[search_kernel.C_MOST_HOME] = most_home  # (the table keeps what earlier rounds searched: so does this)
 
     @property
     def most_home(self) -> int:
         """With ``TRACK_HOME``: the most cards home among the positions this search has entered."""
-        return int(self.ctx[K.C_MOST_HOME])
+        return int(self.ctx[search_kernel.C_MOST_HOME])
 
     @property
     def nodes(self) -> int:
-        return int(self.ctx[K.C_NODES])
+        return int(self.ctx[search_kernel.C_NODES])
 
     @property
     def status(self) -> int:
-        return int(self.ctx[K.C_STATUS])
+        return int(self.ctx[search_kernel.C_STATUS])
 
     def run(self, pause_at: int, deadline: float = float("inf")) -> int:
         """Search on until a verdict, ``pause_at`` nodes, or a full table that cannot grow or forget.
@@ -183,29 +183,29 @@ class Search:
         """
         self.starved = False
         while True:
-            status = int(K.search(self.s, self.r, self.ws, pause_at, int(self.table.shape[0] * LOAD_LIMIT), self.prune))
+            status = int(search_kernel.search(self.s, self.r, self.ws, pause_at, int(self.table.shape[0] * LOAD_LIMIT), self.prune))
             size = self.table.shape[0]
-            if status == K.TABLE_FULL and 2 * size <= self.slots.limit:
+            if status == search_kernel.TABLE_FULL and 2 * size <= self.slots.limit:
                 if clock() + size * REHASH_SECONDS_PER_SLOT > deadline:
                     return status
                 if not self.slots.take(size):
                     self.starved = True
                     return status
                 bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
-                T.rehash(self.table, bigger, self.scc, self.ctx[K.C_SCC_TOP])
-                self._put(K.W_TABLE, bigger)
-            elif status == K.TABLE_FULL and self.prune & P.FORGET_LOST and not self.prune & P.PRUNE_SAME_CARD:
+                solver_table.rehash(self.table, bigger, self.scc, self.ctx[search_kernel.C_SCC_TOP])
+                self._put(search_kernel.W_TABLE, bigger)
+            elif status == search_kernel.TABLE_FULL and self.prune & pruning.FORGET_LOST and not self.prune & pruning.PRUNE_SAME_CARD:
                 if not self._forget():
                     return status
-            elif status == K.TOO_DEEP and self.tokens.shape[0] < self.slots.max_depth:
+            elif status == search_kernel.TOO_DEEP and self.tokens.shape[0] < self.slots.max_depth:
                 self._grow_stack()
-            elif status == K.SCC_FULL:
+            elif status == search_kernel.SCC_FULL:
                 scc = np.zeros(2 * self.scc.shape[0], np.int64)
                 scc[: self.scc.shape[0]] = self.scc
-                self._put(K.W_SCC, scc)
+                self._put(search_kernel.W_SCC, scc)
             else:
                 return status
-            self.ctx[K.C_STATUS] = K.PAUSED
+            self.ctx[search_kernel.C_STATUS] = search_kernel.PAUSED
 
     def _forget(self) -> bool:
         """Make room in a table that cannot grow: forget its cheapest proved losses (``pruning.md``).
@@ -213,35 +213,35 @@ class Search:
         False if that would free too little to go on (nearly every position
         stored is open in this round).
         """
-        stored = int(self.ctx[K.C_STORED])
-        epoch = np.uint64(self.ctx[K.C_ROUND]) << T.ROUND_SHIFT
-        used = int(T.forget(self.table, self.scc, self.ctx[K.C_SCC_TOP], epoch, stored - int(stored * FORGET_TO)))
+        stored = int(self.ctx[search_kernel.C_STORED])
+        epoch = np.uint64(self.ctx[search_kernel.C_ROUND]) << solver_table.ROUND_SHIFT
+        used = int(solver_table.forget(self.table, self.scc, self.ctx[search_kernel.C_SCC_TOP], epoch, stored - int(stored * FORGET_TO)))
         self.forgotten += stored - used
-        self.ctx[K.C_STORED] = used
+        self.ctx[search_kernel.C_STORED] = used
         return used < 0.9 * stored
 
     def _grow_stack(self) -> None:
         """Double the path arrays (depth-first paths can run to millions of moves)."""
         d = self.tokens.shape[0]
-        for slot in (K.W_KID_OFF, K.W_KID_N, K.W_KID_I, K.W_TOKENS, K.W_COMP):
+        for slot in (search_kernel.W_KID_OFF, search_kernel.W_KID_N, search_kernel.W_KID_I, search_kernel.W_TOKENS, search_kernel.W_COMP):
             old = self.ws[slot]
             new = np.zeros((2 * d,) + old.shape[1:], old.dtype)
             new[:d] = old
             self._put(slot, new)
-        old = self.ws[K.W_KIDS]
-        if old.shape[0] < K.KIDS_PER_LEVEL * 2 * d:
-            kids = np.empty(max(2 * old.shape[0], K.KIDS_PER_LEVEL * 2 * d), np.int16)
+        old = self.ws[search_kernel.W_KIDS]
+        if old.shape[0] < search_kernel.KIDS_PER_LEVEL * 2 * d:
+            kids = np.empty(max(2 * old.shape[0], search_kernel.KIDS_PER_LEVEL * 2 * d), np.int16)
             kids[: old.shape[0]] = old
-            self._put(K.W_KIDS, kids)
+            self._put(search_kernel.W_KIDS, kids)
 
     def moves(self) -> list[Move]:
         """The path from the start: a win, once the status says so."""
-        return [Move.from_action(int(L.token_action(t))) for t in self.tokens[: self.ctx[K.C_DEPTH]]]
+        return [Move.from_action(int(layout.token_action(t))) for t in self.tokens[: self.ctx[search_kernel.C_DEPTH]]]
 
     def free(self) -> None:
         """Give the table's slots back to the call's other searches."""
         self.slots.give_back(self.table.shape[0])
-        self._put(K.W_TABLE, np.zeros((0, 2), np.uint64))
+        self._put(search_kernel.W_TABLE, np.zeros((0, 2), np.uint64))
 
 
 def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Result | None:
@@ -258,7 +258,7 @@ def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Re
             return Result.WON
         if status == LOST:
             return Result.LOST
-        if status != K.PAUSED or search.nodes >= node_limit or clock() >= deadline:
+        if status != search_kernel.PAUSED or search.nodes >= node_limit or clock() >= deadline:
             return None
 
 
@@ -344,7 +344,7 @@ def solve_rounds(rules_array: np.ndarray, problems: dict, budget: Budget, prune:
             if search.nodes >= SLICE_NODES:  # nodes per second, from searches long enough to time (never the first, which may compile)
                 rate = search.nodes / max(clock() - now, 1e-9)
             all_starved = all_starved and search.starved
-            if verdict is None and search.status == K.TABLE_FULL and not search.starved:
+            if verdict is None and search.status == search_kernel.TABLE_FULL and not search.starved:
                 verdict = Result.UNKNOWN  # cannot be settled with the table allowed: do not retry
             # (a round stopped by the path's limit ends like one cut short by its budget: the next
             # round starts again in another order, with what this one proved lost)

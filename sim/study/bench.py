@@ -19,7 +19,7 @@ import numpy as np
 from ..core import reference
 from ..core.deals import DEFAULT_SEED, FIRST_DEAL, deal_position
 from ..core.rules import GAMES, Rules
-from ..kernels import play as P
+from ..kernels import play as play_kernel
 from ..kernels.layout import rules_array
 from ..kernels.players import RANDOM
 from ..players.builtin import RANDOM as RANDOM_PLAYER
@@ -30,9 +30,9 @@ def compiled_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = D
     """Moves per second of legal moves and the move only, in the compiled kernel."""
     r = rules_array(rules)
     ids = np.arange(FIRST_DEAL, FIRST_DEAL + deals, dtype=np.int64)
-    P.random_walks(r, seed, ids[:1], 10, RANDOM_PLAYER.salt)  # compile / load cache
+    play_kernel.random_walks(r, seed, ids[:1], 10, RANDOM_PLAYER.salt)  # compile / load cache
     start = time.perf_counter()
-    total = P.random_walks(r, seed, ids, max_moves, RANDOM_PLAYER.salt)
+    total = play_kernel.random_walks(r, seed, ids, max_moves, RANDOM_PLAYER.salt)
     return total / (time.perf_counter() - start)
 
 
@@ -40,11 +40,11 @@ def play_loop_moves_per_s(rules: Rules, deals: int, max_moves: int, seed: int = 
     """Moves per second of the random player's whole games in the compiled play loop (hash and record too)."""
     r = rules_array(rules)
     ids = np.arange(FIRST_DEAL, FIRST_DEAL + deals, dtype=np.int64)
-    out = P.game_rows(deals)
+    out = play_kernel.game_rows(deals)
     w = weights({})
-    P.play_chunk(r, RANDOM, w, seed, ids[:1], P.NO_STARTS, 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
+    play_kernel.play_chunk(r, RANDOM, w, seed, ids[:1], play_kernel.NO_STARTS, 10, RANDOM_PLAYER.salt, out[:1])  # compile / load cache
     start = time.perf_counter()
-    P.play_chunk(r, RANDOM, w, seed, ids, P.NO_STARTS, max_moves, RANDOM_PLAYER.salt, out)
+    play_kernel.play_chunk(r, RANDOM, w, seed, ids, play_kernel.NO_STARTS, max_moves, RANDOM_PLAYER.salt, out)
     return int(out["moves"].sum()) / (time.perf_counter() - start)
 
 

@@ -19,7 +19,7 @@ import pyarrow.compute  # noqa: F401  (pa.compute)
 from ..game import Game
 from ..core.outcome import RESULTS, WON, Result
 from ..core.rules import FoundationBase, Rules, find_game
-from ..kernels import play as P
+from ..kernels import play as play_kernel
 from ..kernels.legal import ENGINE_VERSION
 from ..kernels.layout import rules_array
 from ..core.deals import PYSOL_SEED, deal_position
@@ -41,10 +41,10 @@ def cycles_per_us() -> float:
     """The cycle counter's rate, measured once per process against ``perf_counter``."""
     global _cycles_per_us
     if _cycles_per_us is None:
-        c0, t0 = P.cycle_counter(), time.perf_counter()
+        c0, t0 = play_kernel.cycle_counter(), time.perf_counter()
         while time.perf_counter() - t0 < 0.02:
             pass
-        c1, t1 = P.cycle_counter(), time.perf_counter()
+        c1, t1 = play_kernel.cycle_counter(), time.perf_counter()
         _cycles_per_us = max((c1 - c0) / ((t1 - t0) * 1e6), 1e-9)
     return _cycles_per_us
 
@@ -75,7 +75,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
     row_schema = row_schema or schema(choice.spec.extra_columns)
     deals = np.arange(first, last + 1, dtype=np.int64)
     n = len(deals)
-    out = P.game_rows(n)
+    out = play_kernel.game_rows(n)
     extra: dict[str, list] = {f.name: [None] * n for f in row_schema if f.name not in _ROW_NAMES}
     elapsed = np.zeros(n, np.int64)
     cpu = np.zeros(n, np.int64)
@@ -93,7 +93,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         if choice.spec.compiled:
             c0 = time.process_time_ns()
             if plugin is None:
-                P.play_chunk(*player, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, choice.max_moves, choice.spec.salt, out[at:stop])
+                play_kernel.play_chunk(*player, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, choice.max_moves, choice.spec.salt, out[at:stop])
             else:
                 _play_plugin(choice, r, plugin, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, out[at:stop])
             call_cpu_us = (time.process_time_ns() - c0) / 1000
@@ -147,7 +147,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
 _ROW_NAMES = {f.name for f in schema()}
 #: the record's fields that become their column as they are (a count): the rest are read above (result, base_rank,
 #: cycles); their order in the table is the schema's, whatever this one's
-_COUNTED = tuple((f.name, f.type) for f in schema() if f.name in P.GAME_ROW.names and f.name not in ("result", "base_rank"))
+_COUNTED = tuple((f.name, f.type) for f in schema() if f.name in play_kernel.GAME_ROW.names and f.name not in ("result", "base_rank"))
 
 
 def record_row(rec) -> tuple:
@@ -155,13 +155,13 @@ def record_row(rec) -> tuple:
     values = {"result": Result(rec.result).code, "moves": len(rec.moves), "cards_home": rec.cards_home,
               "base_rank": -1 if rec.base_rank is None else rec.base_rank, "max_empty_piles": rec.max_empty_piles,
               "positions": rec.positions, "cycles": 0}
-    return tuple(values[name] for name in P.GAME_ROW.names)
+    return tuple(values[name] for name in play_kernel.GAME_ROW.names)
 
 
 def _starts(rules: Rules, seed: int, deals: np.ndarray) -> np.ndarray:
     """The starting positions the compiled loop plays: none (it deals a seed's deals itself), or PySol's deals."""
     if seed != PYSOL_SEED or not len(deals):
-        return P.NO_STARTS
+        return play_kernel.NO_STARTS
     return np.stack([array_of(deal_position(rules, int(d), seed)) for d in deals])
 
 
@@ -170,7 +170,7 @@ def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.nd
     fn = choice.spec.decide
     compile_decision(choice)
     try:
-        played = P.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
+        played = play_kernel.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
     except Exception as e:  # numba's typing errors and the decision's own exceptions alike
         at = int(v.status[F_AT])
         where = f", deal {int(deals[at])}" if 0 <= at < len(deals) and not _is_compile_error(e) else ""

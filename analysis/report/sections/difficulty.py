@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 from markupsafe import Markup
 
-from ... import difficulty as D
+from ... import difficulty as difficulty_analysis
 from ... import difficulty_plots
 from ...games import SELECTIVE, STREETS, STUDY, name
 from ...stats import rows_of
@@ -15,10 +15,10 @@ from ..page import pct
 
 
 def difficulty(r: Report) -> Section | None:
-    rows = D.corridor_rows(r.df)
+    rows = difficulty_analysis.corridor_rows(r.df)
     if rows.empty:
         return None
-    rows = D.with_rungs(rows, r.df, r.cheap)
+    rows = difficulty_analysis.with_rungs(rows, r.df, r.cheap)
     games = [g for g in r.games if (rows.game == g).any()]
     seeded = rows[rows.seed >= 0]
     # the figures draw the seeded deals: a game only PySol's catalogue holds would be an empty panel
@@ -26,7 +26,7 @@ def difficulty(r: Report) -> Section | None:
     context: dict = {"games": [name(g) for g in games]}
     context["figure"] = r.out.figure(difficulty_plots.difficulty_index(seeded, games), "difficulty_index",
                                      "The difficulty index of every winnable deal, per game (dashed: the median)")
-    v = D.validity(seeded)
+    v = difficulty_analysis.validity(seeded)
     if len(v):
         context["validity"] = r.out.table(pd.DataFrame({
             "game": [name(g) for g in v.game], "winnable deals": v.deals, "Spearman's ρ": [f"{x:+.3f}" for x in v.rho],
@@ -37,7 +37,7 @@ def difficulty(r: Report) -> Section | None:
         context["by_rung"] = r.out.figure(difficulty_plots.difficulty_by_rung(seeded, games, r.names), "difficulty_by_rung",
                                           "The index of winnable deals by the weakest rung of the ladder that wins them "
                                           "(each game's rungs in its own order)")
-    c = D.cost(rows)
+    c = difficulty_analysis.cost(rows)
     context["cost"] = r.out.table(pd.DataFrame({
         "game": [name(g) for g in c.game], "deals": c.deals, "won": c.won,
         "CPU s a deal (median / mean)": [f"{a:.2f} / {b:.2f}" for a, b in zip(c.cpu_s_median, c.cpu_s_mean)],
@@ -48,20 +48,20 @@ def difficulty(r: Report) -> Section | None:
         context["pairs"] = r.out.figure(difficulty_plots.difficulty_pairs(seeded, SELECTIVE, STREETS), "difficulty_pairs",
                                         "The same deals (the same tableau) in Selective Castle and Streets and Alleys")
     context["pictures"] = _pictures(seeded, [g for g in games if g in STUDY])
-    edges = D.bands(seeded)
+    edges = difficulty_analysis.bands(seeded)
     context["bands"] = r.out.table(pd.DataFrame({"game": [name(g) for g in edges.game], "winnable deals": edges.deals,
                                                  "easy": [f"up to {x:.1f} bits" for x in edges.low],
                                                  "medium": [f"{a:.1f} to {b:.1f}" for a, b in zip(edges.low, edges.high)],
                                                  "hard": [f"above {x:.1f}" for x in edges.high]}), "difficulty_bands", raw=edges, fold=False)
-    k = D.catalogue(rows)
-    k = k.merge(D.bands(rows[rows.seed == D.PYSOL_SEED])[["game", "high"]].rename(columns={"high": "hard_above"}), on="game", how="left")
+    k = difficulty_analysis.catalogue(rows)
+    k = k.merge(difficulty_analysis.bands(rows[rows.seed == difficulty_analysis.PYSOL_SEED])[["game", "high"]].rename(columns={"high": "hard_above"}), on="game", how="left")
     if len(k):
-        context["catalogue"] = r.out.table(D.catalogue_view(k), "difficulty_pysol",
+        context["catalogue"] = r.out.table(difficulty_analysis.catalogue_view(k), "difficulty_pysol",
                                            raw=k.assign(hardest=[" ".join(map(str, h)) for h in k.hardest]), fold=False)
         context["catalogue_game"] = STREETS if STREETS in set(k.game) else k.game.iloc[0]
     rows.to_csv(r.out.out / "tables" / "difficulty_deals.csv", index=False)
     context["csv"] = "tables/difficulty_deals.csv"
-    used = rows_of(r.df, D.CORRIDOR)
+    used = rows_of(r.df, difficulty_analysis.CORRIDOR)
     return Section("Difficulty, deal by deal", "difficulty.html.j2", context, incomplete=r.incomplete(used))
 
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import explain as X
+from ... import explain as explain_analysis
 from ... import explain_plots
 from ...games import name
 from ..model import Report, Section
 
 
 def explain(r: Report) -> Section | None:
-    from sim.explain import model as M
+    from sim.explain import model as explain_model
 
-    games = [g for g in r.games if M.model_path(g).exists()]
+    games = [g for g in r.games if explain_model.model_path(g).exists()]
     if not games:
         return None
-    t = X.model_table(games)
+    t = explain_analysis.model_table(games)
 
     def auc(v) -> str:
         return "" if pd.isna(v) else f"{v:.3f}"

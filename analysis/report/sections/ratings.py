@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ... import difficulty as D
+from ... import difficulty as difficulty_analysis
 from ... import difficulty_plots, rated
-from ... import ratings as R
-from ... import ratings_check as C
+from ... import ratings as ratings_analysis
+from ... import ratings_check
 from ...games import STUDY, name
 from ..model import Report, Section
 from ..page import pct
@@ -37,21 +37,21 @@ def ratings(r: Report) -> Section | None:
         t = rated.tiers_table(s)
         tiers.append(t.assign(game=g))
     tiers = pd.concat(tiers, ignore_index=True)
-    described = [p for p in R.DESCRIBED_BY if p in tiers.columns]
+    described = [p for p in ratings_analysis.DESCRIBED_BY if p in tiers.columns]
     shown_tiers = pd.DataFrame({
         "game": [name(g) for g in tiers.game], "tier": tiers.tier,
         "ratings": [_span(a, b) for a, b in zip(tiers["from"], tiers["to"])],
         "deals": [f"{n:,} ({pct(x)})" for n, x in zip(tiers.deals, tiers.share)],
         **{f"{r.name(p)} won": [pct(x) if x == x else "–" for x in tiers[p]] for p in described}})
-    index = D.corridor_rows(r.df) if len(r.df) else pd.DataFrame()
+    index = difficulty_analysis.corridor_rows(r.df) if len(r.df) else pd.DataFrame()
     scores, cal, held = [], [], []
     for g, s in scales.items():
         o = rated.outcomes(r.cheap, r.verdicts, g, s.rungs)
         idx = index[index.game == g][["seed", "deal", "difficulty"]] if len(index) else None
-        pred = C.held_out_pairs(o, idx if idx is not None and len(idx) else None, folds=FOLDS)
-        scores.append(C.scores(pred).assign(game=g))
-        cal.append(C.calibration(pred.rating, pred.won).assign(game=g))
-        held.append(C.held_out_players(o).assign(game=g))
+        pred = ratings_check.held_out_pairs(o, idx if idx is not None and len(idx) else None, folds=FOLDS)
+        scores.append(ratings_check.scores(pred).assign(game=g))
+        cal.append(ratings_check.calibration(pred.rating, pred.won).assign(game=g))
+        held.append(ratings_check.held_out_players(o).assign(game=g))
     scores, cal, held = (pd.concat(x, ignore_index=True) for x in (scores, cal, held))
     what = {"rating": "the ratings (player minus deal)", "index": "the corridor's index (a logistic fit per player)",
             "rate": "the player's win rate alone"}
@@ -59,7 +59,7 @@ def ratings(r: Report) -> Section | None:
                                  "held-out games": scores.games, "log loss": [f"{x:.3f}" for x in scores.log_loss],
                                  "AUC": [f"{x:.3f}" for x in scores.auc]})
     shown_held = pd.DataFrame({"game": [name(g) for g in held.game], "rung left out": [r.name(p) for p in held.player],
-                               f"rated from its first {C.RATE_FROM} games": [_rating(a, b, c) for a, b, c in zip(held.rating, held.lo, held.hi)],
+                               f"rated from its first {ratings_check.RATE_FROM} games": [_rating(a, b, c) for a, b, c in zip(held.rating, held.lo, held.hi)],
                                "in the fit of every rung": [f"{x:,.0f}" if x == x else "not rated" for x in held.full],
                                "its other games: log loss": [f"{x:.3f}" for x in held.log_loss],
                                "AUC": [f"{x:.3f}" if x == x else "–" for x in held.auc]})
@@ -67,11 +67,11 @@ def ratings(r: Report) -> Section | None:
     deals = pd.concat([s.deals.assign(game=g) for g, s in scales.items()], ignore_index=True)
     censored = deals.groupby(["game", "censored"]).size().unstack(fill_value=0)
     context = {
-        "reference": r.name(R.REFERENCE), "cuts": [f"{c:,.0f}" for c in R.CUTS], "folds": FOLDS, "rate_from": C.RATE_FROM,
+        "reference": r.name(ratings_analysis.REFERENCE), "cuts": [f"{c:,.0f}" for c in ratings_analysis.CUTS], "folds": FOLDS, "rate_from": ratings_check.RATE_FROM,
         "censored": [{"game": name(g), "above": int(censored.loc[g].get("above", 0)), "below": int(censored.loc[g].get("below", 0)),
                       "deals": int(censored.loc[g].sum())} for g in games],
         "figure": r.out.figure(difficulty_plots.ratings(players, deals, games, r.colours, names=r.names,
-                                                                        cuts=R.CUTS, tiers=R.TIERS), "ratings",
+                                                                        cuts=ratings_analysis.CUTS, tiers=ratings_analysis.TIERS), "ratings",
                                "Each game on one scale: its deals' ratings (grey) and its rungs' (95% intervals)"),
         "players": r.out.table(shown_players, "ratings_players", raw=players, summary="Each rung's rating in each game, 95% interval"),
         "tiers": r.out.table(shown_tiers, "ratings_tiers", left=2, raw=tiers,
