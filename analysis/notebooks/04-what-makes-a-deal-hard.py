@@ -89,7 +89,7 @@ else:
 # %%
 if len(pred):
     show(ex_plots.plot_reliability(pred, [g for g in games if g in set(pred.game)]), FIGURES / "04-calibration.png")
-quality = pd.DataFrame([{"game": name(g), **ex.M.quality(d.p_win, d.won)} for g, d in pred.groupby("game", sort=False)])
+quality = pd.DataFrame([{"game": name(g), **ex.explain_model.quality(d.p_win, d.won)} for g, d in pred.groupby("game", sort=False)])
 quality
 
 # %% [markdown]
