@@ -37,7 +37,7 @@ import numpy as np
 from ..core import files
 from .effects import typical_of
 from .features import NAMES, WIN_COLUMNS, feature_hash, won_by_probe
-from .modelfile import ModelError, check_fields, made_for, read_fields
+from .modelfile import ModelError, check_fields, made_for, read_model
 from .trees import checked, compact
 
 #: where the shipped models live
@@ -154,13 +154,7 @@ def shipped() -> list[str]:
 
 def read(path: str | Path) -> Model:
     """A model file, every field checked (:mod:`.modelfile`), but not what it was made for (:func:`load` checks)."""
-    d = read_fields(path, FORMAT, FORMAT_VERSION)
-    try:
-        model = Model(**check_fields(d))
-    except ValueError as e:
-        raise ModelError(f"{path}: {' '.join(str(e).split())}") from None
-    model.source = Path(path)
-    return model
+    return read_model(path, FORMAT, FORMAT_VERSION, check_fields, Model)
 
 
 def load(path: str | Path, rules=None) -> Model:

@@ -95,18 +95,35 @@ def made_for(path, model, rules=None):
     return model
 
 
-def check_fields(d: dict) -> dict:
-    """``d`` (a model file's fields, without its format) if every field holds what it may; a ValueError naming the
-    first that does not. ``booster_text`` comes back as the text LightGBM is given (:func:`.trees.checked`)."""
-    missing = [f for f in FIELDS[:8] if f not in d]
-    unknown = [k for k in d if k not in FIELDS]
+def _common(d: dict, required, allowed) -> list:
+    """The checks every model file shares: no field missing or unknown, what it was made for, its columns (returned)."""
+    missing = [f for f in required if f not in d]
+    unknown = [k for k in d if k not in allowed]
     if missing or unknown:
         raise ValueError(f"{'no field ' + ', '.join(missing) if missing else 'unknown field ' + ', '.join(map(str, unknown))}")
     for name in ("game", "features_hash"):
         _text(d[name], name)
     for name in ("rules_version", "engine_version"):
         _int(d[name], name)
-    columns = _names(d["columns"], "columns", NAMES)
+    return _names(d["columns"], "columns", NAMES)
+
+
+def read_model(path: str | Path, form: str, version: int, check, make):
+    """``make(**check(fields))`` of the model file in ``path``, remembering its source: every field checked, any
+    fault a one-line :class:`ModelError` naming the file (what it was made for is :func:`made_for`'s to check)."""
+    d = read_fields(path, form, version)
+    try:
+        model = make(**check(d))
+    except ValueError as e:
+        raise ModelError(f"{path}: {' '.join(str(e).split())}") from None
+    model.source = Path(path)
+    return model
+
+
+def check_fields(d: dict) -> dict:
+    """``d`` (a model file's fields, without its format) if every field holds what it may; a ValueError naming the
+    first that does not. ``booster_text`` comes back as the text LightGBM is given (:func:`.trees.checked`)."""
+    columns = _common(d, FIELDS[:8], FIELDS)
     booster = d["booster_text"]
     if booster is not None and not columns:
         raise ValueError("columns is empty, but a booster reads them")
@@ -136,15 +153,7 @@ def check_fields(d: dict) -> dict:
 def check_rating_fields(d: dict) -> dict:
     """``d`` (a rating model file's fields, without its format) if every field holds what it may; a ValueError naming
     the first that does not. Its booster (a regression, never absent) comes back as the text LightGBM is given."""
-    missing = [f for f in RATING_FIELDS if f not in d]
-    unknown = [k for k in d if k not in RATING_FIELDS]
-    if missing or unknown:
-        raise ValueError(f"{'no field ' + ', '.join(missing) if missing else 'unknown field ' + ', '.join(map(str, unknown))}")
-    for name in ("game", "features_hash"):
-        _text(d[name], name)
-    for name in ("rules_version", "engine_version"):
-        _int(d[name], name)
-    columns = _names(d["columns"], "columns", NAMES)
+    columns = _common(d, RATING_FIELDS, RATING_FIELDS)
     if not columns:
         raise ValueError("columns is empty: a rating model's booster reads some")
     scale = d["scale"]

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import files
 from .model import MODELS, ModelError
-from .modelfile import check_rating_fields, made_for, read_fields
+from .modelfile import check_rating_fields, made_for, read_model
 from .trees import checked, compact
 
 FORMAT = "castle-explain-rating"
@@ -109,13 +109,7 @@ def shipped() -> list[str]:
 
 def read(path: str | Path) -> RatingModel:
     """A rating model file, every field checked (:func:`.modelfile.check_rating_fields`); a one-line :class:`ModelError`."""
-    d = read_fields(path, FORMAT, FORMAT_VERSION)
-    try:
-        model = RatingModel(**check_rating_fields(d))
-    except ValueError as e:
-        raise ModelError(f"{path}: {' '.join(str(e).split())}") from None
-    model.source = Path(path)
-    return model
+    return read_model(path, FORMAT, FORMAT_VERSION, check_rating_fields, RatingModel)
 
 
 def load(path: str | Path, rules=None) -> RatingModel:
