@@ -9,10 +9,7 @@ import pandas as pd
 
 from . import conventions, designs, effort, ladder, settling, solvitaire, stats, winnability
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
-
-
-def _pct(x: float, digits: int = 2) -> str:
-    return "n/a" if pd.isna(x) else f"{100 * x:.{digits}f}%"
+from .report.page import pct  # (the report's own: a share reads the same in both)
 
 
 def _md(df: pd.DataFrame, right: int = 1) -> str:
@@ -39,7 +36,7 @@ def winnability_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
         c = plain.loc[game] if game in plain.index else None
         rows.append({"game": name(game), "deals": f"{e.deals:,}", "design": settling.described(e, status),
                      "plain runs: won / lost / unknown": "" if c is None else f"{c.won:,} / {c.lost:,} / {c.unknown:,}",
-                     "winnable": _pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
+                     "winnable": pct(e.estimate, 3), "95% interval (unknowns both ways)": f"{100 * e.lo:.3f}-{100 * e.hi:.3f}%",
                      "± points": f"{100 * e.half_width:.3f}", "of which the unknowns": f"{100 * e.unknown / 2:.3f}",
                      "Solvitaire": "" if pub is None else f"{pub[0]:.3f}% ± {pub[1]:.3f} ({winnability.PUBLISHED_EFFORT[game][0] / 2:.3f})"})
     return _md(pd.DataFrame(rows))
@@ -120,7 +117,7 @@ def ladder_table(df: pd.DataFrame) -> str:
         r = t[t.player == rung].set_index("game")
         row = {f"rung ({conventions.LADDER_RULE})": f"`{rung}`"}
         for g in STUDY:
-            row[name(g)] = f"{_pct(r.rate[g], 1)} ({_pct(r.share_of_winnable[g], 1)})" if g in r.index else ""
+            row[name(g)] = f"{pct(r.rate[g], 1)} ({pct(r.share_of_winnable[g], 1)})" if g in r.index else ""
         row["CPU ms a deal"] = f"{(r.cpu_ms_mean * r.deals).sum() / r.deals.sum():.1f}"
         rows.append(row)
     swaps = ladder.swaps(strength)
@@ -136,12 +133,12 @@ def family_table(df: pd.DataFrame) -> str:
     f = winnability.family(df[df.game.isin(others)])
     return _md(pd.DataFrame({
         "game": [name(g) for g in f.game], "deals": [f"{n:,}" if n else "" for n in f.deals],
-        "winnable (95% interval)": [f"not solved yet: at least {_pct(x, 1)}, the beam's wins" if pd.isna(r)
-                                    else f"{_pct(r, 2)} ({100 * a:.2f}-{100 * b:.2f}%)"
+        "winnable (95% interval)": [f"not solved yet: at least {pct(x, 1)}, the beam's wins" if pd.isna(r)
+                                    else f"{pct(r, 2)} ({100 * a:.2f}-{100 * b:.2f}%)"
                                     for r, a, b, x in zip(f.rate, f.ci_low, f.ci_high, f.player_rate)],
         "CPU s a deal": ["" if pd.isna(x) else f"{x:.3f}" for x in f.cpu_s_mean],
         "on the beam's deals: winnable / the strongest beam wins": [
-            "" if pd.isna(x) else (f"{_pct(w, 1)} / " if n else "") + f"{_pct(x, 1)} of {m:,}"
+            "" if pd.isna(x) else (f"{pct(w, 1)} / " if n else "") + f"{pct(x, 1)} of {m:,}"
             for x, m, w, n in zip(f.player_rate, f.player_deals, f.same_rate, f.same_deals)],
         "published (what it is)": [_published(a, k, i) for a, k, i in zip(f.anchor, f.anchor_kind, f.anchor_inside)],
     }))
@@ -174,8 +171,8 @@ def effort_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
             u = effort.unknown_by_budget(runs, budgets=EFFORT_BUDGETS).iloc[0]
             e = designs.estimate(runs, game, str(label))
             rows.append({"game": name(game), "run": f"`{label}`", "deals": f"{len(runs):,}",
-                         **{f"{b} s": "" if pd.isna(u[f"{b} s"]) else _pct(u[f"{b} s"]) for b in EFFORT_BUDGETS},
-                         "at its cap": f"{_pct(u['at the cap'])} ({int(runs.result.eq('unknown').sum())})",
+                         **{f"{b} s": "" if pd.isna(u[f"{b} s"]) else pct(u[f"{b} s"]) for b in EFFORT_BUDGETS},
+                         "at its cap": f"{pct(u['at the cap'])} ({int(runs.result.eq('unknown').sum())})",
                          "CPU s a deal": f"{u.cpu_s_mean:.2f}", "variance a deal": f"{e.per_deal:.3f}",
                          "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}", "whole interval": _hours(e.cpu_hours_whole())})
         phased = df[(df.game == game) & designs.exact_mask(df.player) & ~stats.solver_mask(df.player)]
@@ -188,13 +185,13 @@ def effort_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
                 busy = f"; {len(flying)} more started, not finished" if len(flying) else ""
                 rows.append({"game": name(game), "run": f"`{label}` (the unknowns solved again)",
                              "deals": f"{len(runs):,} ({int(res.eq('won').sum())} won, {int(res.eq('lost').sum())} lost{busy})",
-                             **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{_pct(res.eq('unknown').mean())}",
+                             **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{pct(res.eq('unknown').mean())}",
                              "CPU s a deal": f"{runs.cpu_us.mean() / 1e6:.0f}" + (" (finished ones)" if busy else ""),
                              "variance a deal": "", "CPU-h to ±0.186": "", "whole interval": ""})
                 continue
             e = designs.estimate(runs, game, str(label))
             rows.append({"game": name(game), "run": f"`{label}` ({e.design})", "deals": f"{len(runs):,} (from {runs.deal.min():,})",
-                         **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{_pct(e.unknown)}",
+                         **{f"{b} s": "" for b in EFFORT_BUDGETS}, "at its cap": f"{pct(e.unknown)}",
                          "CPU s a deal": f"{e.cpu_per_deal:.3f}", "variance a deal": f"{e.per_deal:.3f}",
                          "CPU-h to ±0.186": f"{e.cpu_hours_to():,.0f}",
                          "whole interval": _whole(settling.whole_interval_hours(e, runs, again, flying))})
@@ -232,7 +229,7 @@ def dialects_table(df: pd.DataFrame) -> str:
         return "(no dialect in the data yet)"
     return _md(pd.DataFrame({
         "dialect": [f"`{g}`" for g in d.dialect], "player": [f"`{p}`" if p != "perfect play" else p for p in d.player],
-        "deals": [f"{n:,}" for n in d.deals], "sheet": [_pct(x, 1) for x in d.sheet_rate], "dialect ": [_pct(x, 1) for x in d.dialect_rate],
+        "deals": [f"{n:,}" for n in d.deals], "sheet": [pct(x, 1) for x in d.sheet_rate], "dialect ": [pct(x, 1) for x in d.dialect_rate],
         "difference (points)": [f"{100 * x:+.1f} [{100 * a:+.1f}, {100 * b:+.1f}]" for x, a, b in zip(d["diff"], d.diff_low, d.diff_high)],
         "won in one only (sheet / dialect)": [f"{a} / {b}" for a, b in zip(d.won_sheet_lost_dialect, d.won_dialect_lost_sheet)],
         "moves of a win (sheet / dialect)": ["" if pd.isna(a) or pd.isna(b) else f"{a:.0f} / {b:.0f}" for a, b in zip(d.moves_sheet, d.moves_dialect)],
@@ -245,11 +242,11 @@ def hidden_cards_table(df: pd.DataFrame) -> str:
         return "(no player of hidden cards in the data yet)"
     return _md(pd.DataFrame({
         "game": [name(g) for g in h.game], "player": [f"`{p}`" for p in h.player], "deals": [f"{n:,}" for n in h.deals],
-        "wins without seeing them (95% interval)": [f"{_pct(x, 1)} ({100 * a:.1f}-{100 * b:.1f}%)" for x, a, b in zip(h.rate, h.ci_low, h.ci_high)],
-        "the same beam seeing every card": ["" if pd.isna(x) else f"{_pct(x, 1)} (`{b}`)" for x, b in zip(h.beam_rate, h.beam)],
+        "wins without seeing them (95% interval)": [f"{pct(x, 1)} ({100 * a:.1f}-{100 * b:.1f}%)" for x, a, b in zip(h.rate, h.ci_low, h.ci_high)],
+        "the same beam seeing every card": ["" if pd.isna(x) else f"{pct(x, 1)} (`{b}`)" for x, b in zip(h.beam_rate, h.beam)],
         "what the hidden cards cost (points)": ["" if pd.isna(x) else f"{100 * x:+.1f} [{100 * a:+.1f}, {100 * b:+.1f}]"
                                                 for x, a, b in zip(h["diff"], h.diff_low, h.diff_high)],
-        "winnable": ["" if pd.isna(x) else f"{_pct(x, 1)} of {n:,}" for x, n in zip(h.winnable, h.solved)],
+        "winnable": ["" if pd.isna(x) else f"{pct(x, 1)} of {n:,}" for x, n in zip(h.winnable, h.solved)],
         "published (what it is)": [f"{a} ({winnability.ANCHOR_KINDS.get(k, k)}; {'inside' if i else 'outside'} this player's interval)"
                                    if a else "" for a, k, i in zip(h.anchor, h.anchor_kind, h.anchor_inside)],
     }), right=2)

@@ -106,6 +106,33 @@ def test_rows_name_the_file_and_hash_its_code_and_a_resume_refuses_edited_code(t
     assert len(pd.read_parquet(tmp_path / "out")) == 6
 
 
+def test_a_player_file_run_by_castle_then_imported_in_a_notebook_loads_its_compiled_helpers(tmp_path):
+    """numba's cache beside a file records the module name it was compiled under: `castle run` loads a file under
+    its own name, a notebook imports it as itself; the other's cache entry is then a miss, never an ImportError."""
+    player_file(tmp_path, """
+        from numba import njit
+        from sim.players.plugin import compiled, kit
+
+        @njit(cache=True)
+        def twice(x):
+            return 2 * x
+
+        @compiled()
+        @njit(cache=True)
+        def Twice(v, moves, n):
+            return moves[twice(n) // (2 * n) - 1]
+    """)
+    played = subprocess.run(CASTLE + ["run", "--game", "sa", "--player", "mine.py:Twice", "--deals", "2", "--out", "d",
+                                      "--no-progress"], cwd=tmp_path, capture_output=True, text=True)
+    assert played.returncode == 0, played.stderr
+    assert list((tmp_path / "__pycache__").glob("mine.twice-*.nbi"))  # (the helper was cached under castle's name)
+    notebook = subprocess.run([sys.executable, "-c", "import mine; print(mine.twice(21))"], cwd=tmp_path, capture_output=True, text=True)
+    assert notebook.returncode == 0 and notebook.stdout.strip() == "42", notebook.stderr
+    again = subprocess.run(CASTLE + ["run", "--game", "sa", "--player", "mine.py:Twice", "--deals", "4", "--out", "d",
+                                     "--no-progress"], cwd=tmp_path, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+
+
 def test_a_file_players_parameters_are_checked_as_a_built_in_players(tmp_path):
     ref = f"{EXAMPLES / 'my_players.py'}"
     assert parse_player(f"{ref}:Digger:empty=3").label == "Digger:empty=3"
@@ -242,7 +269,7 @@ def test_a_broken_player_is_one_line_naming_it_and_the_deal_keeps_the_parts_and_
     body, name, words = BROKEN[case]
     player_file(tmp_path, FIRST, body)
     marker = uuid.uuid4().hex
-    # deals 0-5 of a good player land first (its chunks are planned first); the broken one stops the run
+    # deals 1-6 of a good player land first (its chunks are planned first); the broken one stops the run
     done = subprocess.run(CASTLE + ["run", "--game", "sa", "--player", "mine.py:First", "--player", f"mine.py:{name}",
                                     "--deals", "6", "--chunk-size", "3", "--jobs", "2", "--out", "d", "--no-progress"],
                           cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "CASTLE_TEST_MARKER": marker})
@@ -251,8 +278,9 @@ def test_a_broken_player_is_one_line_naming_it_and_the_deal_keeps_the_parts_and_
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert re.search(rf"player {name}\b", lines[0]) and words in lines[0], lines[0]
     assert case == "does not compile" or re.search(r"deal \d+", lines[0]), lines[0]
-    for part in (tmp_path / "d").rglob("part-*.parquet"):
-        assert len(pd.read_parquet(part)) == 3  # every part on disk is whole
+    for part in (tmp_path / "d").rglob("part-*.parquet"):  # every part on disk is whole: part-<first>-<last>
+        first, last = map(int, re.fullmatch(r"part-(\d+)-(\d+)\.parquet", part.name).groups())
+        assert sorted(pd.read_parquet(part).deal) == list(range(first, last + 1))
     assert not _processes_marked(marker)
 
 

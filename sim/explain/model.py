@@ -26,18 +26,15 @@ another rules version, engine or feature set. A probability outside
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..core import files
 from .effects import typical_of
 from .features import NAMES, WIN_COLUMNS, feature_hash, won_by_probe
-from .modelfile import ModelError, check_fields, made_for, read_model
+from .modelfile import ModelError, check_fields, made_for, read_model, write_model
 from .trees import checked, compact
 
 #: where the shipped models live
@@ -135,11 +132,7 @@ class Model:
 
     def save(self, path: str | Path | None = None) -> Path:
         """Write the model (gzipped JSON, reproducible bytes) to ``path`` (default: the shipped place for its game)."""
-        path = Path(path) if path is not None else model_path(self.game)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
-        files.write_atomic(path, gzip.compress(text.encode(), compresslevel=9, mtime=0))
-        return path
+        return write_model(Path(path) if path is not None else model_path(self.game), self.to_dict())
 
 
 def model_path(game: str) -> Path:

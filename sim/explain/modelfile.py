@@ -1,4 +1,4 @@
-"""A model file read (bounded, its format and version), what each of its fields may hold, checked before a
+"""A model file written (reproducible bytes) and read (bounded, its format and version), what each of its fields may hold, checked before a
 :class:`~.model.Model` (or a :class:`~.rating.RatingModel`: :func:`check_rating_fields`) is made of it, and what
 it was made for.
 
@@ -13,6 +13,8 @@ it into one line naming the file.
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 from pathlib import Path
 
@@ -49,6 +51,14 @@ TRAINING = {"kind": "kind", "deals": "ranges", "seed": "count", "deals_count": "
 class ModelError(ValueError):
     """A model file that cannot serve: missing, unreadable, too large, a field holding what it may not, or made for
     other rules, engine or features (one line)."""
+
+
+def write_model(path: Path, fields: dict) -> Path:
+    """Write a model's ``fields`` to ``path`` as gzipped JSON whose bytes depend on the fields alone (no date)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(fields, indent=1, sort_keys=True) + "\n"
+    files.write_atomic(path, gzip.compress(text.encode(), compresslevel=9, mtime=0))
+    return path
 
 
 def read_fields(path: str | Path, form: str, version: int) -> dict:

@@ -18,17 +18,14 @@ scale: the reference, the centre, the points per unit of the booster's score, th
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..core import files
 from .model import MODELS, ModelError
-from .modelfile import check_rating_fields, made_for, read_model
+from .modelfile import check_rating_fields, made_for, read_model, write_model
 from .trees import checked, compact
 
 FORMAT = "castle-explain-rating"
@@ -85,11 +82,7 @@ class RatingModel:
 
     def save(self, path: str | Path | None = None) -> Path:
         """Write the model (gzipped JSON, reproducible bytes) to ``path`` (default: the shipped place for its game)."""
-        path = Path(path) if path is not None else rating_path(self.game)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n"
-        files.write_atomic(path, gzip.compress(text.encode(), compresslevel=9, mtime=0))
-        return path
+        return write_model(Path(path) if path is not None else rating_path(self.game), self.to_dict())
 
 
 def tier_of(ratings, cuts, tiers) -> list[str]:

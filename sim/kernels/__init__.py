@@ -149,7 +149,10 @@ def load_cached_lean() -> bool:
     def load_overload(self, sig, target_context):
         rtsys.initialize(target_context)  # (once per process: it returns at once after)
         with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
+            try:
+                return self._load_overload(sig, target_context)
+            except ImportError:  # written when the file was loaded under another module name (a player file
+                return None  # run by `castle run`, then imported in a notebook): a miss, compiled again
         return None  # (the guard swallowed an error: not in the cache)
 
     load_overload._lean = True  # type: ignore[attr-defined]

@@ -28,7 +28,8 @@ from .dealing import init_deal
 from .hashing import PH_SIZE, apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
-from .plugin import DECIDE_FN, F_AT, F_PLAYED, VIEW, checked, deciding
+from .plugin import DECIDE_FN, F_PLAYED, VIEW, checked, deciding, start_book
+from .unowned import unowned
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
@@ -116,10 +117,16 @@ def play_chunk(r, kind, w, seed, deals, starts, max_moves, salt, out):
     ``starts`` holds each deal's starting position (``len(deals)`` rows of ``STATE_SIZE``) or no rows: the deals
     of ``seed`` are then dealt here.
     """
-    s = np.zeros(STATE_SIZE, np.int8)
+    return _play_deals(r, kind, w, seed, deals, starts, max_moves, salt, out, workspace(capacity(max_moves)),
+                       np.zeros(STATE_SIZE, np.int8), np.zeros(1, np.uint64))
+
+
+@njit(cache=True)
+def _play_deals(r, kind, w, seed, deals, starts, max_moves, salt, out, owned, state, stream):
+    """:func:`play_chunk`'s loop, on its workspace ``owned`` read without reference counts (:mod:`.unowned`: the
+    caller holds the arrays)."""
+    ws, s, rng, r, w = unowned(owned), unowned(state), unowned(stream), unowned(r), unowned(w)
     perm = np.zeros(52, np.int8)
-    rng = np.zeros(1, np.uint64)
-    ws = workspace(capacity(max_moves))
     table, used, meta, scratch, acts, ph = ws[WS_SEEN], ws[WS_USED], ws[WS_META], ws[WS_SCRATCH], ws[WS_ACTS], ws[WS_KEYS]
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
@@ -145,28 +152,27 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
     """:func:`play_chunk` for a compiled plug-in: its decision ``decide_fn`` (:data:`.plugin.DECIDE`) sees the view ``v``.
 
     Returns the number of deals played to the end: fewer than ``len(deals)`` when the decision broke a rule of
-    the kit (``v.status`` says which, about the deal at that index), and the rows after it are not played.
+    the kit (``v.book`` says which, about the deal at that index), and the rows after it are not played.
     """
     perm = np.zeros(52, np.int8)
     acts = v.moves[0]  # the decision's moves: its level 0 list
-    s, ph, table, used, meta, status = v.state, v.keys, v.table, v.used, v.meta, v.status
+    bare = unowned(v)  # (the view as the decision sees it: v owns its arrays)
+    s, ph, table, used, meta, book = v.state, v.keys, v.table, v.used, v.meta, v.book
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
         start_deal(r, seed, deals, starts, k, salt, s, perm, v.rng, table, used, meta, ph)
         v.memory[:] = 0
         v.bases[:] = -1
-        v.ply[0] = 0
-        status[:] = 0
-        status[F_AT] = k
+        start_book(book, k)
         row = out[k]
         clear(row)
         while True:
             n = observe(s, r, ph, table, used, meta, row, acts, v.scratch, max_moves)
             if n < 0:
                 break
-            status[F_PLAYED] = row.moves
+            book[F_PLAYED] = row.moves
             deciding(v, n)
-            a = checked(v, decide_fn(v, acts, n), acts, n)
+            a = checked(v, decide_fn(bare, acts, n), acts, n)
             if a == -2:
                 return k
             if a < 0:
@@ -193,7 +199,7 @@ def choose_move(s, r, kind, w, rng, ws):
 @njit(cache=True)
 def choose_move_with(decide_fn, v):
     """One decision of a compiled plug-in for a Python-side player, whose view ``v`` persists between calls (its
-    position copied in by the caller); -1 gives up, -2 a fault (``v.status``)."""
+    position copied in by the caller); -1 gives up, -2 a fault (``v.book``)."""
     pile_keys(v.state, v.rules, v.keys)
     remember(v.table, v.used, v.meta, key(v.keys, v.state))
     acts = v.moves[0]
@@ -201,7 +207,7 @@ def choose_move_with(decide_fn, v):
     if n == 0:
         return -1
     deciding(v, n)
-    return checked(v, decide_fn(v, acts, n), acts, n)
+    return checked(v, decide_fn(unowned(v), acts, n), acts, n)
 
 
 _FIXED: list = []

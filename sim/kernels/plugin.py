@@ -1,4 +1,4 @@
-"""What a compiled plug-in player sees (:class:`View`) and the kit of compiled functions its decision calls.
+"""The kit of compiled functions a plug-in player's decision calls on what it sees (:mod:`.view`).
 
 A researcher's compiled player is one numba function ``decide(v, moves, n)``
 that returns the action it plays from the position in ``v``, whose ``n``
@@ -8,9 +8,10 @@ pointer of the one signature :data:`DECIDE`, so the loop is compiled, and
 cached, once for every plug-in, and a plug-in's own ``cache=True`` keeps
 its compiled code between runs.
 
-``v`` is a named tuple of small arrays. The kit's functions are inlined into the
-decision that calls them (numba's ``inline="always"``): a call costs what its body costs,
-not a copy of the view. A decision reads the view only through
+``v`` is a named tuple of small arrays, handed over without their reference
+counts (:mod:`.unowned`), and the kit's functions are inlined into the decision
+that calls them (numba's ``inline="always"``): a call costs what its body costs,
+not a copy of the view nor a count taken and dropped on each array it reads. A decision reads the view only through
 the functions below (its fields may change; these names will not):
 :func:`push` and :func:`pop` play a move and take it back, keeping the
 position's hash; :func:`seen` says whether the game has already passed
@@ -22,85 +23,50 @@ move), so a decision's look-ahead can never corrupt the position.
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
-from numba import njit, typeof, types
+from numba import njit
 
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
-from .evaluate import N_WEIGHTS, card_depths, choose_target_bases, evaluate
-from .hashing import PH_SIZE, apply_keyed, undo_keyed
-from .layout import (CAP, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_HEIGHT, STATE_SIZE, RULES_SIZE, action_count, action_source, cards_home as _home,
+from .evaluate import card_depths, choose_target_bases, evaluate
+from .hashing import apply_keyed, undo_keyed
+from .layout import (CAP, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_HEIGHT, action_count, action_source, cards_home as _home,
                      empty_piles as _empty, is_won as _won, moving_card, top)
-from .legal import SCRATCH_SIZE, is_legal, legal_actions
+from .legal import is_legal, legal_actions
 from .rng import rand_below as _rand_below, rand_unit
-from .seen import META_SIZE, key, seen as _seen
+from .seen import key, seen as _seen
+from .view import (B_COUNT, B_NEXT, B_NODE, B_PLY, B_STAMP, B_UNDO, BOOK_SIZE, DECIDE, DECIDE_FN, F_ACTION, F_AT,  # noqa: F401
+                   F_FAULT, F_PLAYED, FAULT_DEEP_PUSH, FAULT_EMPTY_POP, FAULT_ILLEGAL_MOVE, FAULT_ILLEGAL_PUSH,
+                   FAULT_STALE_MOVE, FAULT_UNPOPPED, MAX_PLY, N_MEMORY, N_PARAMS, VIEW, View, new_view)
 
-MAX_PLY = 32  #: moves a decision may look ahead with :func:`push` before it must :func:`pop`
-N_PARAMS = 16  #: a plug-in's own parameters, ``v.params[0]`` ... in the order it declares them
-N_MEMORY = 64  #: ``v.memory``: float64 slots a decision may keep between its moves of one deal (zero at each deal's start)
-
-# v.status slots: what the loop reads back
-F_FAULT = 0  #: a fault code (FAULT_*), 0 while none
-F_ACTION = 1  #: the action the fault is about
-F_PLAYED = 2  #: moves played so far in this deal (kept by the loop)
-F_AT = 3  #: the deal's index in the chunk being played (kept by the loop)
-STATUS_SIZE = 4
-FAULT_ILLEGAL_PUSH = 1  #: push() was given a move the rules do not allow
-FAULT_DEEP_PUSH = 2  #: push() beyond MAX_PLY moves ahead
-FAULT_EMPTY_POP = 3  #: pop() with nothing pushed
-FAULT_ILLEGAL_MOVE = 4  #: the decision returned a move that is not among the legal ones
-FAULT_UNPOPPED = 5  #: the decision returned with moves still pushed
-FAULT_STALE_MOVE = 6  #: push_move() of a list made at another position (or past its end)
-
-View = namedtuple("View", ["state", "rules", "keys", "table", "used", "meta", "rng", "params", "weights", "bases",
-                           "undo", "ply", "moves", "counts", "stamps", "path", "scratch", "evalbuf", "depths", "memory",
-                           "status"])
-
-
-def new_view(rules: np.ndarray, capacity: int, params: np.ndarray | None = None, weights: np.ndarray | None = None) -> View:
-    """A view with its buffers: ``capacity`` slots of seen positions (:func:`sim.kernels.seen.capacity`)."""
-    p = np.zeros(N_PARAMS, np.float64)
-    if params is not None:
-        p[: len(params)] = params
-    w = np.zeros(N_WEIGHTS, np.float64) if weights is None else np.ascontiguousarray(weights, np.float64)
-    return View(np.zeros(STATE_SIZE, np.int8), np.ascontiguousarray(rules, np.int64), np.zeros(PH_SIZE, np.uint64),
-                np.zeros(capacity, np.uint64), np.zeros(capacity, np.int64), np.zeros(META_SIZE, np.int64),
-                np.zeros(1, np.uint64), p, w, np.full(4, -1, np.int64), np.zeros(MAX_PLY, np.int64), np.zeros(1, np.int64),
-                np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64), np.zeros(MAX_PLY + 1, np.int64), np.full((MAX_PLY + 1, 2), -1, np.int64),
-                np.zeros(MAX_PLY + 1, np.int64), np.zeros(SCRATCH_SIZE, np.int64), np.zeros(MAX_MOVES, np.int64),
-                np.zeros(52, np.int64), np.zeros(N_MEMORY, np.float64), np.zeros(STATUS_SIZE, np.int64))
-
-
-VIEW = typeof(new_view(np.zeros(RULES_SIZE, np.int64), 4))  #: the view's numba type
-#: the one signature of a compiled plug-in's decision: ``decide(v, moves, n) -> action``
-DECIDE = types.int64(VIEW, types.Array(types.int64, 1, "C"), types.int64)
-DECIDE_FN = types.FunctionType(DECIDE)
 
 
 # -- moves ----------------------------------------------------------------------------------------------------
 # Look-ahead in levels: ``legal(v, level)`` lists the moves of the position at hand into that level's list (the
-# decision's own ``moves`` are level 0's), stamped with where in the look-ahead it was made; ``push_move(v, level,
-# k)`` plays the k-th of them after an O(1) check of that stamp (the list is of this very position), where
-# ``push(v, a)`` checks any action against the rules (a third of a look-ahead's time in a leaf).
+# decision's own ``moves`` are level 0's), stamped with the node it was made at (every position the look-ahead
+# reaches is a new node); ``push_move(v, level, k)`` plays the k-th of them after an O(1) check of that stamp (the
+# list is of this very position), where ``push(v, a)`` checks any action against the rules (a third of a
+# look-ahead's time in a leaf).
 @njit(cache=True, inline="always")
-def _played(v, a):
-    d = v.ply[0]
-    v.undo[d] = apply_keyed(v.state, v.rules, v.keys, a)
-    v.ply[0] = d + 1
-    v.path[d + 1] += 1  # a new node at this depth: lists made at the node left behind there go stale
+def _played(v, book, d, a):
+    book[B_UNDO + d] = apply_keyed(v.state, v.rules, v.keys, a)
+    book[B_PLY] = d + 1
+    node = book[B_NEXT] + 1
+    book[B_NEXT] = node
+    book[B_NODE + d + 1] = node  # a new node: lists made at the one left behind at this depth go stale
 
 
 @njit(cache=True, inline="always")
 def push(v, a):
     """Play action ``a`` from the view's position (keeping its hash); False, and nothing played, if the rules forbid it."""
-    if v.ply[0] >= MAX_PLY:
-        _fault(v, FAULT_DEEP_PUSH, a)
+    book = v.book
+    d = book[B_PLY]
+    if d >= MAX_PLY:
+        _fault(book, FAULT_DEEP_PUSH, a)
         return False
     if not is_legal(v.state, v.rules, a):
-        _fault(v, FAULT_ILLEGAL_PUSH, a)
+        _fault(book, FAULT_ILLEGAL_PUSH, a)
         return False
-    _played(v, a)
+    _played(v, book, d, a)
     return True
 
 
@@ -108,32 +74,42 @@ def push(v, a):
 def push_move(v, level, k):
     """Play the ``k``-th move of ``level``'s list (:func:`legal`; level 0: the decision's own ``moves``), which must
     be a list of this very position; False, and nothing played, if it is not."""
-    d = v.ply[0]
-    if level < 0 or level > MAX_PLY or k < 0 or k >= v.counts[level] or v.stamps[level, 0] != d or v.stamps[level, 1] != v.path[d]:
-        _fault(v, FAULT_STALE_MOVE, -1 if level < 0 or level > MAX_PLY or k < 0 or k >= MAX_MOVES else v.moves[level, k])
+    book = v.book
+    d = book[B_PLY]
+    if np.uint64(level) > np.uint64(MAX_PLY) or np.uint64(k) >= np.uint64(book[B_COUNT + level]) or book[B_STAMP + level] != book[B_NODE + d] \
+            or d >= MAX_PLY:
+        _refused(v, book, level, k)
         return False
-    if d >= MAX_PLY:
-        _fault(v, FAULT_DEEP_PUSH, v.moves[level, k])
-        return False
-    _played(v, v.moves[level, k])
+    _played(v, book, d, v.moves[level, k])
     return True
+
+
+@njit(cache=True)
+def _refused(v, book, level, k):
+    if level < 0 or level > MAX_PLY or k < 0 or k >= MAX_MOVES:
+        _fault(book, FAULT_STALE_MOVE, -1)
+    elif book[B_PLY] >= MAX_PLY and k < book[B_COUNT + level] and book[B_STAMP + level] == book[B_NODE + book[B_PLY]]:
+        _fault(book, FAULT_DEEP_PUSH, v.moves[level, k])
+    else:
+        _fault(book, FAULT_STALE_MOVE, v.moves[level, k])
 
 
 @njit(cache=True, inline="always")
 def pop(v):
     """Take back the last move :func:`push` or :func:`push_move` played."""
-    d = v.ply[0] - 1
+    book = v.book
+    d = book[B_PLY] - 1
     if d < 0:
-        _fault(v, FAULT_EMPTY_POP, -1)
+        _fault(book, FAULT_EMPTY_POP, -1)
         return
-    v.ply[0] = d
-    undo_keyed(v.state, v.rules, v.keys, v.undo[d])
+    book[B_PLY] = d
+    undo_keyed(v.state, v.rules, v.keys, book[B_UNDO + d])
 
 
 @njit(cache=True, inline="always")
 def ply(v):
     """How many moves :func:`push` has played ahead of the real position."""
-    return v.ply[0]
+    return v.book[B_PLY]
 
 
 @njit(cache=True, inline="always")
@@ -141,9 +117,9 @@ def legal(v, level):
     """List the legal moves of the view's position as ``level``'s list (0 to ``MAX_PLY``; one list a level of your
     look-ahead, so levels do not overwrite each other), ascending; their number. Read them with :func:`move`."""
     n = legal_actions(v.state, v.rules, v.moves[level], v.scratch)
-    v.counts[level] = n
-    v.stamps[level, 0] = v.ply[0]
-    v.stamps[level, 1] = v.path[v.ply[0]]
+    book = v.book
+    book[B_COUNT + level] = n
+    book[B_STAMP + level] = book[B_NODE + book[B_PLY]]
     return n
 
 
@@ -291,7 +267,7 @@ def aim_bases(v):
 @njit(cache=True, inline="always")
 def moves_played(v):
     """Moves played so far in this deal (0 at its first decision)."""
-    return v.status[F_PLAYED]
+    return v.book[F_PLAYED]
 
 
 # -- chance -----------------------------------------------------------------------------------------------
@@ -309,20 +285,32 @@ def random(v):
 
 # -- the loop's side ------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _fault(v, code, a):
-    if v.status[F_FAULT] == 0:
-        v.status[F_FAULT] = code
-        v.status[F_ACTION] = a
+def _fault(book, code, a):
+    if book[F_FAULT] == 0:
+        book[F_FAULT] = code
+        book[F_ACTION] = a
 
 
 @njit(cache=True)
 def deciding(v, n):
     """Before a decision: its ``n`` legal moves (in ``v.moves[0]``) are level 0's list, of a new root position."""
-    v.ply[0] = 0
-    v.path[0] += 1
-    v.counts[0] = n
-    v.stamps[0, 0] = 0
-    v.stamps[0, 1] = v.path[0]
+    book = v.book
+    book[B_PLY] = 0
+    node = book[B_NEXT] + 1
+    book[B_NEXT] = node
+    book[B_NODE] = node
+    book[B_COUNT] = n
+    book[B_STAMP] = node
+
+
+@njit(cache=True)
+def start_book(book, at):
+    """At a deal's start (the ``at``-th of its chunk): no fault, no move played (node numbers go on rising)."""
+    book[F_FAULT] = 0
+    book[F_ACTION] = 0
+    book[F_PLAYED] = 0
+    book[F_AT] = at
+    book[B_PLY] = 0
 
 
 @njit(cache=True)
@@ -330,16 +318,17 @@ def checked(v, a, acts, n):
     """The decision's action ``a`` as the loop plays it: -1 (it gives up) or a legal move of the position (back at
     the root: every push popped); else a fault, and -2. (Checked by the rules, not against ``acts``, which the
     decision may have written over with :func:`legal` at level 0.)"""
-    if v.status[F_FAULT] != 0:
+    book = v.book
+    if book[F_FAULT] != 0:
         return -2
-    if v.ply[0] != 0:
-        _fault(v, FAULT_UNPOPPED, a)
+    if book[B_PLY] != 0:
+        _fault(book, FAULT_UNPOPPED, a)
         return -2
     if a < 0:
         return -1
     if is_legal(v.state, v.rules, a):
         return a
-    _fault(v, FAULT_ILLEGAL_MOVE, a)
+    _fault(book, FAULT_ILLEGAL_MOVE, a)
     return -2
 
 

@@ -146,7 +146,7 @@ def compile_decision(choice: PlayerChoice) -> None:
 
 def fault_message(choice: PlayerChoice, v: kit.View) -> str:
     """What the decision did wrong, in words (the move named as the board text names it)."""
-    code, action = int(v.status[kit.F_FAULT]), int(v.status[kit.F_ACTION])
+    code, action = int(v.book[kit.F_FAULT]), int(v.book[kit.F_ACTION])
     try:
         move = str(Move.from_action(action))
     except ValueError:
@@ -178,7 +178,7 @@ class PluginPlayer:
         if v.meta[0] * 2 >= len(v.table):
             raise PluginFault(f"player {self.choice.label}: a game longer than its move cap")
         a = play_kernel.plugin_loops()[1](self._fn, v)
-        v.status[kit.F_PLAYED] += 1
+        v.book[kit.F_PLAYED] += 1
         if a == -2:
             raise PluginFault(f"player {self.choice.label}: {fault_message(self.choice, v)}")
         return None if a < 0 else Move.from_action(int(a))

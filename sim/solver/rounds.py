@@ -12,7 +12,6 @@ bases of Selective Castle) share one memory bound (:class:`Slots`).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +24,7 @@ from ..kernels import layout
 from ..kernels import pruning
 from ..kernels import search as search_kernel
 from ..kernels import solver_table
+from .clock import clock
 
 FIRST_DEPTH = 1 << 14  #: path arrays start this long and double as the path grows, up to :meth:`Slots.max_depth`
 LOAD_LIMIT = 0.85  #: the table grows (or the search stops) at this load
@@ -36,10 +36,6 @@ ROUND_GROWTH = 1.25  #: the budget grows this much a round (restarts are cheap: 
 #: cache misses); a table is not doubled when that would outlast the deadline, so a solve keeps its budget
 REHASH_SECONDS_PER_SLOT = 3e-7
 
-#: The solver's clock: CPU seconds of this process. A budget in seconds then
-#: means the same search effort on an idle machine and on one running more
-#: solvers than it has cores (a batch study, a busy cluster node).
-clock = time.process_time
 
 DEAD_END_SLOTS = 1 << 22  #: the dead-end test's table (64 MB; emptied when full: it only remembers)
 DEAD_END_BUDGET = 1 << 20  #: quotient states one dead-end test may enter before it gives up

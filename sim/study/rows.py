@@ -172,7 +172,7 @@ def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.nd
     try:
         played = play_kernel.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
     except Exception as e:  # numba's typing errors and the decision's own exceptions alike
-        at = int(v.status[F_AT])
+        at = int(v.book[F_AT])
         where = f", deal {int(deals[at])}" if 0 <= at < len(deals) and not _is_compile_error(e) else ""
         raise PluginFault(f"player {choice.label}{where}: {_first_line(e)}") from None
     if played < len(deals):
