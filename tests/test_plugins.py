@@ -332,3 +332,29 @@ def test_the_guide_runs_as_written_from_an_empty_folder(tmp_path):
     done = subprocess.run(CASTLE + ["run", "exp.toml", "--out", "e", "--no-progress"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert set(pd.read_parquet(tmp_path / "e").player) == {"FastDigger:empty=3"}
+
+
+def test_an_unowned_array_is_the_same_memory_and_only_arrays_and_numbers_are_taken():
+    """The loops hand compiled code their arrays uncounted (sim/kernels/unowned.py): the same memory, written
+    through; anything else in a tuple (a list, a string) is refused when compiling, not counted wrongly."""
+    from numba import njit
+    from numba.core.errors import TypingError
+
+    from sim.kernels.unowned import unowned
+
+    @njit
+    def write_through(a, pair):
+        u, (p, n) = unowned(a), unowned(pair)
+        u[0] = 7
+        p[1] = n
+        return u.sum() + p.sum()
+
+    a, b = np.zeros(4, np.int64), np.zeros((2, 3), np.float64)
+    assert write_through(a, (b[0], 5.0)) == 12 and a[0] == 7 and b[0, 1] == 5.0
+
+    @njit
+    def refused(pair):
+        return unowned(pair)[0]
+
+    with pytest.raises(TypingError, match="unowned"):
+        refused((np.zeros(2), "text"))
