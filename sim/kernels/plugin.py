@@ -78,20 +78,22 @@ def push_move(v, level, k):
     d = book[B_PLY]
     if np.uint64(level) > np.uint64(MAX_PLY) or np.uint64(k) >= np.uint64(book[B_COUNT + level]) or book[B_STAMP + level] != book[B_NODE + d] \
             or d >= MAX_PLY:
-        _refused(v, book, level, k)
+        _refused(book, v.moves, level, k)
         return False
     _played(v, book, d, v.moves[level, k])
     return True
 
 
 @njit(cache=True)
-def _refused(v, book, level, k):
+def _refused(book, moves, level, k):
+    """Why push_move() refused (a call that is not given the whole view: passing it costs the push even when
+    nothing is refused)."""
     if level < 0 or level > MAX_PLY or k < 0 or k >= MAX_MOVES:
         _fault(book, FAULT_STALE_MOVE, -1)
     elif book[B_PLY] >= MAX_PLY and k < book[B_COUNT + level] and book[B_STAMP + level] == book[B_NODE + book[B_PLY]]:
-        _fault(book, FAULT_DEEP_PUSH, v.moves[level, k])
+        _fault(book, FAULT_DEEP_PUSH, moves[level, k])
     else:
-        _fault(book, FAULT_STALE_MOVE, v.moves[level, k])
+        _fault(book, FAULT_STALE_MOVE, moves[level, k])
 
 
 @njit(cache=True, inline="always")
@@ -284,7 +286,7 @@ def random(v):
 
 
 # -- the loop's side ------------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fault(book, code, a):
     if book[F_FAULT] == 0:
         book[F_FAULT] = code
