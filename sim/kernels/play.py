@@ -28,8 +28,8 @@ from .dealing import init_deal
 from .hashing import PH_SIZE, apply_keyed, pile_keys
 from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
-from .plugin import DECIDE_FN, F_PLAYED, VIEW, checked, deciding, start_book
-from .unowned import unowned
+from .plugin import DECIDE_FN, F_PLAYED, OWNED_VIEW, checked, deciding, start_book
+from .unowned import uncounted, unowned
 from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
@@ -156,7 +156,7 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
     """
     perm = np.zeros(52, np.int8)
     acts = v.moves[0]  # the decision's moves: its level 0 list
-    bare = unowned(v)  # (the view as the decision sees it: v owns its arrays)
+    bare = uncounted(v)  # (the view as the decision sees it: v owns its arrays)
     s, ph, table, used, meta, book = v.state, v.keys, v.table, v.used, v.meta, v.book
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
@@ -207,7 +207,7 @@ def choose_move_with(decide_fn, v):
     if n == 0:
         return -1
     deciding(v, n)
-    return checked(v, decide_fn(unowned(v), acts, n), acts, n)
+    return checked(v, decide_fn(uncounted(v), acts, n), acts, n)
 
 
 _FIXED: list = []
@@ -219,10 +219,10 @@ def plugin_loops():
     compiled once and cached for every plug-in (let numba specialise them on each plug-in's own type instead, and
     it compiles them again in every process: numba cannot cache a specialisation on a function object)."""
     if not _FIXED:
-        chunk = (types.Array(types.int64, 1, "C"), DECIDE_FN, VIEW, types.int64, types.Array(types.int64, 1, "C"),
+        chunk = (types.Array(types.int64, 1, "C"), DECIDE_FN, OWNED_VIEW, types.int64, types.Array(types.int64, 1, "C"),
                  types.Array(types.int8, 2, "C"), types.int64, types.int64, GAME_ROWS)
         play_chunk_with.compile(chunk)
-        choose_move_with.compile((DECIDE_FN, VIEW))
+        choose_move_with.compile((DECIDE_FN, OWNED_VIEW))
         for fn in (play_chunk_with, choose_move_with):
             fn.disable_compile()
         _FIXED.extend([play_chunk_with, choose_move_with])

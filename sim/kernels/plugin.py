@@ -36,7 +36,7 @@ from .rng import rand_below as _rand_below, rand_unit
 from .seen import key, seen as _seen
 from .view import (B_COUNT, B_NEXT, B_NODE, B_PLY, B_STAMP, B_UNDO, BOOK_SIZE, DECIDE, DECIDE_FN, F_ACTION, F_AT,  # noqa: F401
                    F_FAULT, F_PLAYED, FAULT_DEEP_PUSH, FAULT_EMPTY_POP, FAULT_ILLEGAL_MOVE, FAULT_ILLEGAL_PUSH,
-                   FAULT_STALE_MOVE, FAULT_UNPOPPED, MAX_PLY, N_MEMORY, N_PARAMS, VIEW, View, new_view)
+                   FAULT_STALE_MOVE, FAULT_UNPOPPED, MAX_PLY, N_MEMORY, N_PARAMS, OWNED_VIEW, VIEW, View, new_view)
 
 
 

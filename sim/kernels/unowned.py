@@ -6,14 +6,43 @@ workspace of a dozen arrays at every move, that is more work than the move.
 An array without its count (no meminfo) costs nothing to take or drop; it is
 safe while something else holds the array itself: an argument of the
 function, or of its caller, outlives every use inside.
+
+That still leaves a call (to test the missing count) at each take and drop.
+:func:`uncounted` goes further for the view a plug-in's decision reads at
+every step: its arrays are of the type :class:`Uncounted`, whose data model
+has no count at all, so numba emits nothing (each kernel it is passed to is
+compiled once more for that type, and cached).
 """
 
 from __future__ import annotations
 
 from numba import types
 from numba.core import cgutils
+from numba.core.datamodel import models, register_default
 from numba.core.errors import TypingError
 from numba.extending import intrinsic
+
+
+class Uncounted(types.Array):
+    """An array type numba keeps no reference count of (its slices and views are plain arrays)."""
+
+    def __init__(self, dtype, ndim, layout, readonly=False, aligned=True):
+        super().__init__(dtype, ndim, layout, readonly=readonly, aligned=aligned, name=f"uncounted({dtype}, {ndim}d, {layout})")
+
+
+@register_default(Uncounted)
+class _UncountedModel(models.ArrayModel):
+    def has_nrt_meminfo(self):
+        return False
+
+
+def uncounted_type(ty):
+    """``ty`` (an array type, or a named tuple of them) with its arrays :class:`Uncounted`."""
+    if isinstance(ty, types.Array):
+        return Uncounted(ty.dtype, ty.ndim, ty.layout, readonly=not ty.mutable, aligned=ty.aligned)
+    if isinstance(ty, types.BaseNamedTuple) and all(isinstance(t, types.Array) for t in ty.types):
+        return types.NamedTuple([uncounted_type(t) for t in ty.types], ty.instance_class)
+    raise TypeError(f"uncounted: an array or a named tuple of arrays, not {ty}")
 
 
 def _stripped(context, builder, ty, value):
@@ -44,3 +73,22 @@ def unowned(typingctx, value):
         return out
 
     return value(value), codegen
+
+
+@intrinsic
+def uncounted(typingctx, value):
+    """``value`` (an array or a named tuple of arrays) as :class:`Uncounted` arrays: the same memory, no count."""
+    try:
+        out = uncounted_type(value)
+    except TypeError as e:
+        raise TypingError(str(e)) from None
+
+    def codegen(context, builder, sig, args):
+        if isinstance(sig.args[0], types.Array):
+            return _stripped(context, builder, sig.args[0], args[0])
+        res = context.get_constant_undef(sig.return_type)
+        for i, t in enumerate(sig.args[0].types):
+            res = builder.insert_value(res, _stripped(context, builder, t, builder.extract_value(args[0], i)), i)
+        return res
+
+    return out(value), codegen

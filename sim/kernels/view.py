@@ -1,7 +1,7 @@
 """The view a compiled plug-in's decision is given: its arrays, its bookkeeping, and the one signature it has.
 
-The loop owns the view's arrays and hands the decision the same arrays
-without their reference counts (:mod:`.unowned`): in a
+The loop owns the view's arrays and hands the decision the same arrays as
+arrays numba keeps no reference count of (:func:`.unowned.uncounted`): in a
 look-ahead that reads the view at every push, pop and score, counting them
 was more than half of all its time.
 """
@@ -19,6 +19,7 @@ from .hashing import PH_SIZE
 from .layout import RULES_SIZE, STATE_SIZE
 from .legal import SCRATCH_SIZE
 from .seen import META_SIZE
+from .unowned import uncounted_type
 
 MAX_PLY = 32  #: moves a decision may look ahead with :func:`push` before it must :func:`pop`
 N_PARAMS = 16  #: a plug-in's own parameters, ``v.params[0]`` ... in the order it declares them
@@ -66,7 +67,9 @@ def new_book() -> np.ndarray:
     return book
 
 
-VIEW = typeof(new_view(np.zeros(RULES_SIZE, np.int64), 4))  #: the view's numba type
+OWNED_VIEW = typeof(new_view(np.zeros(RULES_SIZE, np.int64), 4))  #: the view's numba type, as the loop holds it
+#: as the decision is given it: its arrays :class:`.unowned.Uncounted`
+VIEW = uncounted_type(OWNED_VIEW)
 #: the one signature of a compiled plug-in's decision: ``decide(v, moves, n) -> action``
 DECIDE = types.int64(VIEW, types.Array(types.int64, 1, "C"), types.int64)
 DECIDE_FN = types.FunctionType(DECIDE)
