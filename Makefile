@@ -43,7 +43,12 @@ notebooks: $(STAMP)
 ## published: run the whole study into data/published (about 85 CPU-hours, nearly two days on two cores, a third of it solving the precision runs' unknowns again; rerun to resume), then rebuild its figures
 published: $(STAMP)
 	$(BIN)/castle run experiments/published/*.toml experiments/ladder.toml experiments/advice.toml experiments/family/*.toml --jobs 2
-	$(MAKE) figures
+	$(MAKE) figures catalogue
+
+## catalogue: write the catalogue of PySol FC's game numbers 1-10,000 (verdict, tier, rating, basis) of each game PySol deals here into data/published/pysol-catalogue/, from data/published's rows and castle explain's rating models (about 4 CPU-minutes)
+catalogue: $(STAMP)
+	for g in streets-and-alleys beleaguered-castle citadel selective-castle; do \
+	  $(BIN)/castle deals $$g --export pysol --data data/published --out data/published/pysol-catalogue || exit 1; done
 
 ## model: retrain the models of `castle explain` (sim/explain/models/) from data/published's solver verdicts, then those of a deal's rating from its ladder's ratings; features cached in data/explain/ (a few minutes, less once cached)
 model: $(STAMP)
@@ -63,4 +68,4 @@ clean:
 	rm -rf $(VENV) .pytest_cache
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-.PHONY: help install test study figures notebooks published model bench golden clean
+.PHONY: help install test study figures notebooks published catalogue model bench golden clean

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from sim.core.deals import DEFAULT_SEED
+
 from . import ladder
 from . import ratings as ratings_analysis
 from .picks import pick
@@ -40,17 +42,18 @@ class Rated:
 
 
 def outcomes(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = None) -> pd.DataFrame:
-    """``player, seed, deal, won`` of ``game``'s rungs on the solver's winnable deals every rung played. ``rows``: a
-    frame or :class:`analysis.scan.CheapRows` (asked once, for the rows on those deals); ``solved``:
-    :func:`analysis.ladder.verdicts`. Rungs are the players of two games or more (advice's variants of one game are
-    not rungs), unless ``rungs`` names them."""
+    """``player, seed, deal, won`` of ``game``'s rungs on the solver's winnable deals every rung played, in the study's
+    numbering (seed 0: the rungs on PySol's numbers rate those deals on this scale, :mod:`analysis.catalogue`, and
+    do not move it). ``rows``: a frame or :class:`analysis.scan.CheapRows` (asked once, for the rows on those deals);
+    ``solved``: :func:`analysis.ladder.verdicts`. Rungs are the players of two games or more (advice's variants of
+    one game are not rungs), unless ``rungs`` names them."""
     rows = as_rows(rows)
     if rungs is None:
         held = rows.pairs()
         heur = held[player_mask(held.player)]
         games = heur.groupby("player").game.nunique()
         rungs = sorted(p for p in games[games >= 2].index if p in set(heur[heur.game == game].player))
-    winnable = solved[(solved.game == game) & (solved.verdict == "won")][["game", "seed", "deal"]]
+    winnable = solved[(solved.game == game) & (solved.verdict == "won") & (solved.seed == DEFAULT_SEED)][["game", "seed", "deal"]]
     none = pd.DataFrame(columns=["player", "seed", "deal", "won"])
     if len(rungs) < 2 or winnable.empty:
         return none

@@ -127,22 +127,53 @@ def fit(outcomes: pd.DataFrame, reference: str = REFERENCE, iterations: int = 50
     theta = res.x[:n_p]
     sd = math.exp(res.x[n_p]) if prior_sd is None else prior_sd
     x = sd * z
-    ll = wins @ _log_sigmoid(theta[:, None] - x[None, :]) + losses @ _log_sigmoid(x[None, :] - theta[:, None]) + np.log(wz)
-    post = np.exp(ll - ll.max(1, keepdims=True))
-    post /= post.sum(1, keepdims=True)
-    b = post @ x
-    se_b = np.sqrt(np.maximum(post @ x**2 - b**2, 0))
+    post = _posterior(theta, x, wz, wins, losses)
     s = _sigmoid(theta[:, None] - x[None, :])
     info = ((post.T @ (wins + losses)).T * s * (1 - s)).sum(1)
-    wins_d = np.bincount(d_codes, y, n_d)
-    rungs_d = np.bincount(d_codes, None, n_d)
-    censored = np.where(wins_d == 0, "above", np.where(wins_d == rungs_d, "below", ""))
     pl = pd.DataFrame({"player": list(players), "theta": theta, "se": 1 / np.sqrt(info + 1e-12),
                        "deals": np.bincount(p_codes, None, n_p).astype(int), "won": np.bincount(p_codes, y, n_p).astype(int)})
-    dl = pd.DataFrame({"seed": deals.get_level_values(0), "deal": deals.get_level_values(1), "b": b, "se": se_b,
-                       "rungs": rungs_d.astype(int), "won": wins_d.astype(int), "censored": censored})
     ref = pl.set_index("player").theta.get(reference)
-    return Fit(pl, dl, (0.0, sd), float(ref) if ref is not None else 0.0)
+    return Fit(pl, _deals(deals, post, x, d_codes, y), (0.0, sd), float(ref) if ref is not None else 0.0)
+
+
+def rate_deals(f: Fit, outcomes: pd.DataFrame) -> pd.DataFrame:
+    """New deals rated on a fitted scale, its players held fixed: each deal's posterior given the games of ``f``'s
+    players on it (``player``, ``seed``, ``deal``, ``won``) and ``f``'s prior, as :func:`fit` rates its own deals (on
+    the fit's own outcomes it gives the fit's deals). Games of players ``f`` did not rate are left out. Columns as
+    ``f.deals``."""
+    theta_of = f.players.set_index("player").theta
+    o = outcomes[outcomes.player.astype(str).isin(theta_of.index)]
+    if o.empty:
+        return f.deals.iloc[:0].copy()
+    p_codes, players = pd.factorize(o.player.astype(str), sort=True)
+    d_codes, deals = pd.factorize(pd.MultiIndex.from_frame(o[["seed", "deal"]].astype(np.int64)), sort=True)
+    y = o.won.to_numpy().astype(float)
+    wins = np.zeros((len(deals), len(players)))
+    losses = np.zeros((len(deals), len(players)))
+    np.add.at(wins, (d_codes, p_codes), y)
+    np.add.at(losses, (d_codes, p_codes), 1 - y)
+    z, wz = np.polynomial.hermite_e.hermegauss(NODES)
+    x = f.prior[1] * z + f.prior[0]
+    post = _posterior(theta_of.reindex(list(players)).to_numpy(), x, wz / wz.sum(), wins, losses)
+    return _deals(deals, post, x, d_codes, y)
+
+
+def _posterior(theta, x, wz, wins, losses) -> np.ndarray:
+    """Each deal's posterior over the nodes ``x`` (deals x nodes) given its games won and lost against ``theta``."""
+    ll = wins @ _log_sigmoid(theta[:, None] - x[None, :]) + losses @ _log_sigmoid(x[None, :] - theta[:, None]) + np.log(wz)
+    post = np.exp(ll - ll.max(1, keepdims=True))
+    return post / post.sum(1, keepdims=True)
+
+
+def _deals(deals: pd.MultiIndex, post, x, d_codes, y) -> pd.DataFrame:
+    """The deals' frame of a fit: posterior mean and deviation, games, wins, and which are censored."""
+    b = post @ x
+    se_b = np.sqrt(np.maximum(post @ x**2 - b**2, 0))
+    wins_d = np.bincount(d_codes, y, len(deals))
+    rungs_d = np.bincount(d_codes, None, len(deals))
+    censored = np.where(wins_d == 0, "above", np.where(wins_d == rungs_d, "below", ""))
+    return pd.DataFrame({"seed": deals.get_level_values(0), "deal": deals.get_level_values(1), "b": b, "se": se_b,
+                         "rungs": rungs_d.astype(int), "won": wins_d.astype(int), "censored": censored})
 
 
 def _log_sigmoid(x):

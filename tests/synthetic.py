@@ -22,13 +22,13 @@ GAMES = tuple(g.slug for g in STUDY_GAMES)
 
 
 def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", "greedy"), solver: bool = True,
-                  judged: bool = False) -> Path:
+                  judged: bool = False, seed: int = 0) -> Path:
     """A dataset of ``players`` (and the solver) on ``deals`` deals of ``games``; with ``judged``, also the rows of the
     players that judge deals (``corridor``: a difficulty index per winnable deal; ``mistakes``: the rungs' first
-    mistakes) and of the solver in phases (``phased``) on the next deals."""
-    rng = np.random.default_rng(7)
+    mistakes) and of the solver in phases (``phased``) on the next deals. ``seed``: the deals' numbering (-1: PySol's)."""
+    rng = np.random.default_rng(7 + (seed != 0))
     ease = rng.random(deals)  # one hidden difficulty per deal, shared by the games: pairs correlate
-    game_p = {"selective-castle": 0.75, "streets-and-alleys": 0.5, "beleaguered-castle": 0.68}
+    game_p = {"selective-castle": 0.75, "streets-and-alleys": 0.5, "beleaguered-castle": 0.68, "citadel": 0.86}
     player_p = {"random": 0.05, "greedy": 0.6, "solver": 1.0}
     row_schema = schema(SOLVER.extra_columns)
     for name in games:
@@ -41,7 +41,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                 result = np.where(won, "won", np.where(rng.random(deals) < 0.5, "stuck", "gave_up"))
             columns = {
                 "game": [game] * deals, "player": [player] * deals, "player_params": ["{}"] * deals,
-                "seed": np.zeros(deals, np.int64), "deal": np.arange(deals, dtype=np.int64), "result": result.tolist(),
+                "seed": np.full(deals, seed, np.int64), "deal": np.arange(deals, dtype=np.int64) + (seed == -1), "result": result.tolist(),
                 "won": won, "moves": rng.integers(40, 300, deals), "cards_home": np.where(won, 52, rng.integers(0, 40, deals)),
                 "base_rank": rng.integers(0, 13, deals) if game == "selective-castle" else [None] * deals,
                 "max_empty_piles": rng.integers(0, 4, deals), "positions": rng.integers(40, 900, deals),
@@ -56,10 +56,11 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
             columns = _consistent(columns)
             table = pa.table({f.name: pa.array(columns.get(f.name, [None] * deals)).cast(f.type) for f in row_schema},
                              schema=row_schema)
-            write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-0-{deals - 1}.parquet")
+            write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-{int(seed == -1)}-{deals - 1 + (seed == -1)}.parquet")
     if judged:
         _judged(root, rng, deals, games, ease, game_p)
-    manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}}, "finished": "synthetic"}
+    manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}, **({"seed": seed} if seed else {})},
+                "finished": "synthetic"}
     (root / MANIFEST).write_text(json.dumps(manifest))
     return root
 

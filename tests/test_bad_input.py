@@ -788,9 +788,16 @@ CASES_B = [
     # every reader refuses a FIFO named as a part, not only summary's
     (["report", "data/fifo", "--out", "reports/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
     (["deals", "bc", "--data", "data/fifo"], "part-6-8.parquet is named as a Parquet part but is not a file (a FIFO)"),
-    # deals by tier: a tier that is not one, and PySol's numbers (not rated)
+    # deals by tier: a tier that is not one, two measures at once, PySol's numbers where none is rated
     (["deals", "sa", "--tier", "impossible", "--data", "data/small"], "no tier 'impossible': give one of very-easy, easy, medium, hard, very-hard"),
-    (["deals", "sa", "--tier", "hard", "--pysol"], "--tier picks among the deals the ladder rated"),
+    (["deals", "sa", "--tier", "hard", "--difficulty", "hard"], "--tier and --difficulty pick by different measures"),
+    (["deals", "sa", "--tier", "hard", "--pysol", "--data", "data/small"], "no PySol number of Streets and Alleys in the catalogue is won and Hard"),
+    # the PySol catalogue's export
+    (["deals", "fortress", "--export", "pysol"], "PySol deals no game numbers for fortress"),
+    (["deals", "sa", "--export", "csv"], "--export csv: the one form is pysol"),
+    (["deals", "sa", "--export", "pysol", "--winnable"], "give it without --winnable, --difficulty and --tier"),
+    (["deals", "sa", "--export", "pysol", "--data", "data/none"], "--data data/none: no such folder"),
+    (["deals", "sa", "--export", "pysol", "--data", "data/small", "--out", "foreign/notes.txt"], "--out foreign/notes.txt: not a folder"),
     (["deals", "sa", "--tier", "hard", "--data", "data/small"], "holds no ladder of Streets and Alleys"),
     (["rate", "greedy", "--game", "sa", "--deals", "40", "--data", "data/small"], "holds no ladder of Streets and Alleys"),
     # a folder castle did not write is never written into: a run to a half-width refuses it

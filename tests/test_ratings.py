@@ -77,6 +77,27 @@ def test_simulated_ratings_are_recovered_with_honest_intervals():
     assert held >= 34
 
 
+def test_new_deals_are_rated_with_the_players_held_fixed_as_the_fit_rates_its_own():
+    """On the fit's own games the deals come out as the fit gave them; new deals, simulated from the same players,
+    come out near their true difficulty (posterior intervals holding it about 95 times in 100)."""
+    rng = np.random.default_rng(11)
+    theta = np.array([-2.0, -0.5, 0.5, 1.5, 3.0, 4.0, 5.0, 6.0])
+    o = simulate(theta, rng.normal(1.0, 1.5, 1500), seed=5)
+    f = ratings_analysis.fit(o, reference="p3")
+    again = ratings_analysis.rate_deals(f, o)
+    pd.testing.assert_frame_equal(again.reset_index(drop=True), f.deals.reset_index(drop=True))
+    b_new = rng.normal(1.0, 1.5, 1000)
+    games = simulate(theta, b_new, seed=6).assign(deal=lambda d: d.deal + 10_000)
+    extra = pd.DataFrame({"player": "unrated", "seed": 0, "deal": 10_000, "won": [True] * 50})  # ignored: not on the scale
+    new = ratings_analysis.rate_deals(f, pd.concat([games, extra])).set_index("deal")
+    truth = b_new + (f.players.set_index("player").theta["p3"] - theta[3])  # the fit's origin differs from the truth's
+    got = new.b.reindex(np.arange(1000) + 10_000).to_numpy()
+    assert np.corrcoef(got, truth)[0, 1] > 0.75  # eight answers a deal: coarse, as the fit's own
+    inside = np.abs(got - truth) <= 1.96 * new.se.reindex(np.arange(1000) + 10_000).to_numpy()
+    assert 0.90 <= inside.mean() <= 0.99
+    assert (new.rungs == 8).all()
+
+
 def test_a_deal_every_rung_won_or_none_is_censored_and_a_player_with_no_win_is_a_bound():
     o = simulate([-1.0, 0.0, 1.0], np.linspace(-2, 2, 200), seed=4)
     o.loc[o.deal == 0, "won"] = True

@@ -25,7 +25,8 @@ def deals(
                                              show_default=False),
     tier: Optional[str] = typer.Option(None, "--tier", help="very-easy, easy, medium, hard or very-hard: the tiers of the "
                                        "ratings the ladder's games give seed 0's deals (analysis/ratings.py; each tier "
-                                       "described by what named players won of it)", show_default=False),
+                                       "described by what named players won of it); with --pysol, the PySol numbers the "
+                                       "solver won, by the catalogue's tiers (analysis/catalogue.py)", show_default=False),
     count: int = typer.Option(10, "--count", min=1, help="how many deals"),
     pysol: bool = typer.Option(False, "--pysol", help="PySol FC's game numbers (open pysol:N in PySol) instead of seed 0's deals"),
     as_json: bool = options.as_json(help="one JSON line per deal (with --pysol, its deal is pysol:N)"),
@@ -33,6 +34,11 @@ def deals(
                                         "data/published here, else the checkout's]", show_default=False),
     compute: int = typer.Option(100, "--compute", min=0, help="deals to judge at most when the catalogue holds too few "
                                 "(about 1-5 CPU-s each); 0: never"),
+    export: Optional[str] = typer.Option(None, "--export", metavar="pysol", help="write the catalogue of PySol FC's game "
+                                         "numbers 1 to --last as one plain text file (number verdict tier rating basis; "
+                                         "see the README), instead of listing deals", show_default=False),
+    out: Path = typer.Option(Path("."), "--out", help="with --export: the folder the file is written to"),
+    last: int = typer.Option(10_000, "--last", min=1, max=1_000_000, help="with --export: PySol's numbers 1 to N"),
 ) -> None:
     """Deals of a game picked by difficulty, from the shipped catalogue of every deal's difficulty index (the solver's
     corridor: sim/solver/corridor.py), first by deal number; when it holds too few, the next deals are judged here
@@ -43,13 +49,22 @@ def deals(
     from ..core.rules import find_game
 
     rules = find_game(game)
-    if pysol and rules.pysol_name is None:
+    if (pysol or export is not None) and rules.pysol_name is None:
         raise UserError(f"PySol deals no game numbers for {rules.slug}")
+    if export is not None:
+        if export != "pysol":
+            raise UserError(f"--export {export}: the one form is pysol")
+        if winnable or difficulty is not None or tier is not None:
+            raise UserError("--export writes every number with its verdict and tier: give it without --winnable, --difficulty and --tier")
+        _export(rules, _study(data), out, last)
+        return
     if tier is not None:
-        if difficulty is not None or pysol:
-            raise UserError("--tier picks among the deals the ladder rated (seed 0's): give it without --difficulty and --pysol "
-                            "(PySol's numbers are rated once experiments/published/ladder-pysol.toml has run)")
-        _tiered(rules, tier, count, as_json, data)
+        if difficulty is not None:
+            raise UserError("--tier and --difficulty pick by different measures (the rating, the corridor's index): give one")
+        if pysol:
+            _tiered_pysol(rules, tier, count, as_json, _study(data))
+        else:
+            _tiered(rules, tier, count, as_json, data)
         return
     band, lo, hi = None, -math.inf, math.inf
     if difficulty is not None:
@@ -96,15 +111,12 @@ def deals(
 def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> None:
     """The first ``count`` deals of ``tier``, with their ratings and what the tier means."""
     from analysis import rated
-    from analysis.report import default_reference
 
     try:
         wanted = rated.tier_named(tier)
     except ValueError as e:
         raise UserError(str(e)) from None
-    folder = data or default_reference()
-    if folder is None or not Path(folder).is_dir():
-        raise UserError(f"--data {data}: no such folder" if data is not None else "no shipped study here: give --data")
+    folder = _study(data)
     scale = rated.scale_of(folder, rules.full_slug)
     if scale is None:
         raise UserError(f"{folder} holds no ladder of {rules.name} to rate deals by")
@@ -122,6 +134,79 @@ def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> N
         else:
             bound = {"above": " (no rung won it: a bound)", "below": " (every rung won it: a bound)"}.get(r.censored, "")
             typer.echo(f"{r.deal:>12}  rating {r.rating:,.0f}{bound}")
+
+
+def _study(data: Path | None) -> Path:
+    """The study folder the catalogue is built from: ``--data``, else the shipped one."""
+    from analysis.report import default_reference
+
+    folder = data or default_reference()
+    if folder is None or not Path(folder).is_dir():
+        raise UserError(f"--data {data}: no such folder" if data is not None else "no shipped study here: give --data")
+    return Path(folder)
+
+
+def _export(rules, folder: Path, out: Path, last: int) -> None:
+    """Write ``rules``' catalogue of PySol's numbers 1 to ``last`` into ``out`` (whole or not at all)."""
+    import os
+
+    from analysis import catalogue
+    from analysis.load import ResultsError
+
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: not a folder")
+    try:
+        c = catalogue.build(folder, rules.full_slug, last)
+    except ResultsError as e:
+        raise UserError(str(e)) from None
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / catalogue.file_name(rules)
+    part = path.with_name(path.name + ".partial")
+    part.write_text(catalogue.text(c, rules))
+    os.replace(part, path)
+    n = c.counts()
+    typer.echo(f"castle deals: {path}: PySol's numbers 1-{last:,} of {rules.name}: won {n['won']:,}, lost {n['lost']:,}, "
+               f"unknown {n['unknown']:,}, unsolved {n['unsolved']:,}; rated from the ladder's games {n['played']:,}, "
+               f"predicted before search {n['predicted']:,}", err=True)
+    typer.echo(str(path))
+
+
+def _tiered_pysol(rules, tier: str, count: int, as_json: bool, folder: Path) -> None:
+    """The first ``count`` PySol numbers the solver won whose tier is ``tier``: from the catalogue file shipped in
+    the study's folder, else from its rows (numbers the ladder played or the solver won, rated as the file is)."""
+    from analysis import catalogue, rated
+    from analysis.load import ResultsError
+
+    try:
+        wanted = rated.tier_named(tier)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    shipped = folder / catalogue.FOLDER / catalogue.file_name(rules)
+    try:
+        rows = catalogue.read(shipped) if shipped.exists() else catalogue.build(folder, rules.full_slug, _last_solved(folder, rules)).deals
+    except (ValueError, ResultsError) as e:
+        raise UserError(str(e)) from None
+    picked = rows[(rows.verdict == "won") & (rows.tier == wanted)]
+    if picked.empty:
+        raise UserError(f"no PySol number of {rules.name} in the catalogue is won and {wanted}")
+    if not as_json:
+        won = rows[rows.verdict == "won"]
+        typer.echo(f"{wanted} ({rules.name}, PySol's numbers): {len(picked):,} of the {len(won):,} the solver won "
+                   f"({(picked.basis == 'played').sum():,} rated from the ladder's games, the rest predicted before search)", err=True)
+    for r in picked.head(count).itertuples(index=False):
+        if as_json:
+            typer.echo(dumps({"game": rules.full_slug, "deal": f"pysol:{r.deal}", "result": "won", "rating": round(float(r.rating), 1),
+                              "tier": wanted, "basis": r.basis}))
+        else:
+            typer.echo(f"{'pysol:' + str(r.deal):>12}  rating {r.rating:,.0f} ({r.basis})")
+
+
+def _last_solved(folder: Path, rules) -> int:
+    """The highest PySol number the study's exact rows hold for ``rules`` (1 when none)."""
+    from analysis import catalogue
+
+    rows, _ = catalogue.pysol_rows(folder, rules.full_slug)
+    return int(rows.deal.max()) if len(rows) else 1
 
 
 def _catalogue(data: Path | None, game: str, seed: int):

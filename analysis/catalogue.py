@@ -1,0 +1,199 @@
+"""PySol FC's game numbers as a catalogue a player can pick from: each number's verdict, its rating and tier, and
+what they rest on, written as one plain text file a game (the form a "winnable deals only, by difficulty" mode reads).
+
+A number's **verdict** is the solver's, from the exact rows on PySol's numbering (``corridor``, ``solver``) in the
+study's folder: won (a win found and replayed), lost (no win exists), unknown (its budget ran out), or unsolved
+(not searched yet). Its **rating** is a point on the study's scale (:mod:`analysis.ratings`: the reference rung
+1500, 400 points = 10:1 odds) and is given to a deal the solver won, or one not searched yet, never to a lost or
+unknown one:
+
+- ``played``: the ladder's rungs played it (experiments/published/ladder-pysol.toml); its rating is its posterior
+  given their wins and losses, the rungs held at the ratings the study's ladder gives them on seed 0's deals
+  (:func:`analysis.ratings.rate_deals`), so a PySol deal and a study deal of the same rating are equally hard.
+  A game the study's ladder did not play (Citadel) is put on a scale of its own from these games, its reference
+  rung at 1500 too (the file's header says which).
+- ``predicted``: no rung played it; its rating is ``castle explain``'s before any search (the rating model of
+  :mod:`sim.explain.rating`, from the layout and cheap probes; its held-out error in the header). For an unsolved
+  deal it is the rating the deal has if it is winnable.
+
+The tier is the rating's (:data:`analysis.ratings.TIERS`, cut at :data:`analysis.ratings.CUTS`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import ladder
+from . import ratings as ratings_analysis
+
+FORMAT = "castle-pysol-catalogue"
+FORMAT_VERSION = 1
+FIELDS = ("number", "verdict", "tier", "rating", "basis")
+VERDICTS = ("won", "lost", "unknown", "unsolved")
+BASES = ("played", "predicted")
+FOLDER = "pysol-catalogue"  #: where ``make catalogue`` writes the files, inside data/published
+LAST = 10_000  #: PySol's game numbers 1 to LAST
+
+
+@dataclass
+class Catalogue:
+    """One game's catalogue: a row a number (``deal``, ``verdict``, ``rating``, ``tier``, ``basis``) and what it rests on."""
+
+    game: str
+    deals: pd.DataFrame
+    scale: str  #: where the played deals' ratings come from, in words
+    predicted_by: str = ""  #: the rating model's held-out error, in words ("" when the game has none)
+    sources: list[str] = field(default_factory=list)  #: the datasets read
+
+    def counts(self) -> dict[str, int]:
+        d = self.deals
+        return {**{v: int((d.verdict == v).sum()) for v in VERDICTS}, **{b: int((d.basis == b).sum()) for b in BASES}}
+
+
+def tier_word(tier: str) -> str:
+    """A tier as the file and the command line spell it: ``Very hard`` -> ``very-hard``."""
+    return tier.lower().replace(" ", "-") if tier else "-"
+
+
+def pysol_rows(folder: str | Path, game: str) -> tuple[pd.DataFrame, list[str]]:
+    """Every row of ``game`` on PySol's numbering in the study at ``folder`` (``player``, ``deal``, ``result``), and the
+    datasets they came from: only the datasets whose manifest says PySol's numbering are read."""
+    from sim.core.deals import PYSOL_SEED
+
+    from .load import load_results, study_folders
+    from .parts import folder_values, parquet_parts
+
+    frames, names = [], []
+    for f in study_folders(Path(folder)):
+        try:
+            seed = json.loads((f / "_manifest.json").read_text())["experiment"]["seed"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if seed != PYSOL_SEED or not any(folder_values(f, p).get("game", game) == game for p in parquet_parts(f)):
+            continue
+        rows = load_results(f, games=[game], columns=["player", "seed", "deal", "result"])
+        frames.append(rows[rows.seed == PYSOL_SEED])
+        names.append(f.name)
+    if not frames:
+        return pd.DataFrame(columns=["player", "deal", "result"]), names
+    rows = pd.concat(frames, ignore_index=True)
+    return rows.assign(player=rows.player.astype(str), result=rows.result.astype(str), deal=rows.deal.astype(np.int64)), names
+
+
+def build(folder: str | Path, game: str, last: int = LAST, predict: bool = True) -> Catalogue:
+    """``game``'s catalogue of PySol's numbers 1 to ``last`` from the study at ``folder`` (see the module's docstring).
+    ``predict=False``: no prediction before search (numbers not played keep no rating)."""
+    from .rated import rate_game, scale_of
+    from .stats import player_mask
+
+    rows, sources = pysol_rows(folder, game)
+    exact = rows[~player_mask(rows.player)] if len(rows) else rows
+    verdicts = ladder.one_verdict(exact, ["deal"]).set_index("deal").verdict if len(exact) else pd.Series(dtype=object)
+    numbers = np.arange(1, last + 1, dtype=np.int64)
+    out = pd.DataFrame({"deal": numbers})
+    out["verdict"] = verdicts.reindex(numbers).fillna("unsolved").to_numpy()
+    out["rating"] = np.nan
+    out["basis"] = ""
+    heur = rows[player_mask(rows.player)] if len(rows) else rows
+    won = out.deal[out.verdict == "won"]
+    games = heur[heur.deal.isin(won)]
+    games = pd.DataFrame({"player": games.player, "seed": 0, "deal": games.deal, "won": games.result.eq("won")})
+    scale = scale_of(folder, game) if len(games) else None
+    if scale is not None:
+        rated = ratings_analysis.rate_deals(scale.fit, games)
+        fit, said = scale.fit, "the study's ladder on seed 0's deals (the rungs held at their ratings there)"
+    elif len(games) and games.player.nunique() >= 2:
+        solved = pd.DataFrame({"game": game, "seed": 0, "deal": won.to_numpy(), "verdict": "won"})
+        own = rate_game(games.assign(game=game, result=np.where(games.won, "won", "lost")), solved, game,
+                        rungs=sorted(games.player.unique()))
+        fit = own.fit if own is not None else None
+        rated = fit.deals if fit is not None else None
+        said = "its own: the ladder's rungs on these PySol deals (the study's ladder did not play this game)"
+    else:
+        fit, rated, said = None, None, "none: no rung played these deals"
+    if fit is not None and rated is not None and len(rated):
+        at = out.set_index("deal").index.get_indexer(rated.deal)
+        out.loc[at, "rating"] = fit.rating(rated.b.to_numpy())
+        out.loc[at, "basis"] = "played"
+    predicted_by = ""
+    if predict:
+        predicted_by = _predict(out, game)
+    out["tier"] = np.where(out.rating.notna(), ratings_analysis.tier_of(out.rating.fillna(0).to_numpy()), "")
+    return Catalogue(game, out[["deal", "verdict", "tier", "rating", "basis"]], said, predicted_by, sources)
+
+
+def _predict(out: pd.DataFrame, game: str) -> str:
+    """Ratings before search for the deals won or unsolved that no rung played, in place; the model's error in words."""
+    from sim.core.deals import PYSOL_SEED
+    from sim.explain.features import features
+    from sim.explain.rating import rating_for
+    from sim.game import Game
+
+    model = rating_for(game)
+    if model is None:
+        return ""
+    todo = out.index[(out.basis == "") & out.verdict.isin(["won", "unsolved"])]
+    if len(todo):
+        g = Game(game)
+        X = features(g, [g.deal(int(d), PYSOL_SEED) for d in out.deal[todo]])
+        out.loc[todo, "rating"] = model.predict(X)
+        out.loc[todo, "basis"] = "predicted"
+    return f"castle explain's rating model (held-out error ±{model.rmse:.0f} points, root mean square)"
+
+
+def text(c: Catalogue, rules) -> str:
+    """The catalogue as its plain text file: a header of ``#`` lines saying what each field means, then one line a
+    number, its fields separated by a space (see :data:`FIELDS`)."""
+    n = c.counts()
+    first, last = int(c.deals.deal.min()), int(c.deals.deal.max())
+    head = [
+        f"# {FORMAT} {FORMAT_VERSION}",
+        f"# game: {rules.full_slug} ({rules.name}; PySol FC's game numbers {first}-{last}, open #N in PySol FC)",
+        f"# fields: {' '.join(FIELDS)}",
+        "# verdict: won (the solver found a win, replayed move by move), lost (proved: no win exists), "
+        "unknown (the solver's budget ran out), unsolved (not searched yet)",
+        "# tier: " + ", ".join(tier_word(t) for t in ratings_analysis.TIERS) + " (cut at "
+        + ", ".join(f"{c:,.0f}" for c in ratings_analysis.CUTS) + " points), or - (no rating: lost or unknown)",
+        f"# rating: points, {ratings_analysis.REFERENCE} rated {ratings_analysis.CENTRE:,.0f}, 400 points = 10:1 odds"
+        " (a player rated 400 above a deal wins it 10 times in 11), or -",
+        "# basis: played (rated from the ladder's games on the deal; scale: " + c.scale + "), "
+        + (f"predicted (before any search, by {c.predicted_by}; for an unsolved deal, its rating if it is winnable)"
+           if c.predicted_by else "predicted (not made for this game: no rating model)") + ", or -",
+        f"# counts: won {n['won']}, lost {n['lost']}, unknown {n['unknown']}, unsolved {n['unsolved']}; "
+        f"played {n['played']}, predicted {n['predicted']}",
+        f"# from: {', '.join(c.sources) or 'no rows'}",
+    ]
+    lines = [f"{int(r.deal)} {r.verdict} {tier_word(r.tier)} {'-' if r.rating != r.rating else round(r.rating)} {r.basis or '-'}"
+             for r in c.deals.itertuples(index=False)]
+    return "\n".join(head + lines) + "\n"
+
+
+def file_name(rules) -> str:
+    """The catalogue file of a game: ``<slug>.pysol.txt``."""
+    return f"{rules.full_slug}.pysol.txt"
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """A catalogue file's numbers (``deal``, ``verdict``, ``tier`` as :data:`analysis.ratings.TIERS` names it or "",
+    ``rating`` or NaN, ``basis`` or ""); ValueError in one line for a file that is not one."""
+    path = Path(path)
+    lines = path.read_text().splitlines()
+    if not lines or lines[0] != f"# {FORMAT} {FORMAT_VERSION}":
+        raise ValueError(f"{path} is not a castle catalogue of PySol numbers (its first line is not '# {FORMAT} {FORMAT_VERSION}')")
+    tiers = {tier_word(t): t for t in ratings_analysis.TIERS} | {"-": ""}
+    out = []
+    for k, line in enumerate(lines, 1):
+        if line.startswith("#"):
+            continue
+        parts = line.split(" ")
+        if len(parts) != len(FIELDS) or not parts[0].isdigit() or parts[1] not in VERDICTS or parts[2] not in tiers \
+                or parts[4] not in (*BASES, "-"):
+            raise ValueError(f"{path}:{k}: not '{' '.join(FIELDS)}': {line[:60]!r}")
+        out.append((int(parts[0]), parts[1], tiers[parts[2]], np.nan if parts[3] == "-" else float(parts[3]),
+                    "" if parts[4] == "-" else parts[4]))
+    return pd.DataFrame(out, columns=["deal", "verdict", "tier", "rating", "basis"])

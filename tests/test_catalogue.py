@@ -1,0 +1,158 @@
+"""The catalogue of PySol FC's game numbers (analysis/catalogue.py, `castle deals --export pysol`): each number's
+verdict as the solver's rows say, its rating on the ladder's scale from the rungs' games or predicted before search,
+and the plain text file that carries them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import catalogue
+from analysis import ratings as ratings_analysis
+
+LADDER = ("random", "greedy", "lookahead", ratings_analysis.REFERENCE)
+PUBLISHED = Path(__file__).resolve().parents[1] / "data" / "published"
+GAMES = ("streets-and-alleys", "beleaguered-castle", "citadel", "selective-castle")
+
+
+@pytest.fixture(scope="module")
+def study(tmp_path_factory):
+    """A study: the ladder on seed 0's deals of Streets and Alleys, and on PySol's numbers of it and of Citadel."""
+    from tests.synthetic import write_dataset
+
+    root = tmp_path_factory.mktemp("catalogue") / "study"
+    write_dataset(root / "ladder", deals=300, games=("streets-and-alleys",), players=LADDER)
+    write_dataset(root / "pysol", deals=200, games=("streets-and-alleys", "citadel"), players=LADDER, seed=-1)
+    return root
+
+
+def _rows(root: Path, game: str) -> pd.DataFrame:
+    from analysis.load import load_results
+
+    return load_results(root, games=[game])
+
+
+def test_verdicts_are_the_solvers_and_numbers_not_searched_say_so(study):
+    c = catalogue.build(study, "streets-and-alleys", last=230, predict=False)
+    d = c.deals.set_index("deal")
+    assert list(d.index) == list(range(1, 231))
+    solver = _rows(study / "pysol", "streets-and-alleys").query("player == 'solver'").set_index("deal").result.astype(str)
+    np.testing.assert_array_equal(d.verdict.loc[1:200].to_numpy(), solver.reindex(range(1, 201)).to_numpy())
+    assert (d.verdict.loc[201:] == "unsolved").all()
+    assert (d.basis[d.verdict != "won"] == "").all() and d.rating[d.verdict != "won"].isna().all()
+    assert (d.basis[d.verdict == "won"] == "played").all() and c.sources == ["pysol"]
+
+
+def test_a_pysol_deal_rated_from_the_rungs_games_is_rated_as_a_study_deal_the_rungs_did_the_same_on(study):
+    """The rungs are held at the ratings the seed-0 ladder gives them, so a deal's rating depends only on which rungs
+    won it: a PySol deal and a seed-0 deal the same rungs won are rated alike (the same scale)."""
+    from analysis import rated
+
+    scale = rated.scale_of(study, "streets-and-alleys")
+    c = catalogue.build(study, "streets-and-alleys", last=200, predict=False)
+    pysol = _rows(study / "pysol", "streets-and-alleys").query("player != 'solver'")
+    pattern = pysol.assign(won=pysol.result.astype(str).eq("won")).pivot(index="deal", columns="player", values="won")
+    study_rating = scale.deals.assign(key=scale.deals[list(scale.rungs)].apply(tuple, axis=1)).groupby("key").rating.first()
+    played = c.deals[c.deals.basis == "played"].set_index("deal")
+    assert len(played) > 50
+    matched = 0
+    for deal, rating in played.rating.items():
+        key = tuple(bool(pattern.loc[deal, p]) for p in scale.rungs)
+        if key in study_rating.index:
+            assert rating == pytest.approx(study_rating[key], abs=1e-6)
+            matched += 1
+    assert matched == len(played)
+    assert set(c.deals.tier[c.deals.basis == "played"]) <= set(ratings_analysis.TIERS)
+    assert "the study's ladder on seed 0's deals" in c.scale
+
+
+def test_a_game_the_study_ladder_did_not_play_gets_a_scale_of_its_own(study):
+    c = catalogue.build(study, "citadel", last=200, predict=False)
+    played = c.deals[c.deals.basis == "played"]
+    assert len(played) == (c.deals.verdict == "won").sum() > 100
+    assert "its own" in c.scale and played.rating.notna().all()
+
+
+def test_numbers_no_rung_played_are_rated_before_search_as_castle_explain_rates_them(study):
+    """Won or unsolved numbers without the rungs' games get castle explain's rating (the same number it prints); lost
+    and unknown ones get none."""
+    import json
+
+    c = catalogue.build(study, "streets-and-alleys", last=204, predict=True)
+    new = c.deals[c.deals.deal > 200]
+    assert (new.verdict == "unsolved").all() and (new.basis == "predicted").all()
+    out = subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", "explain", "streets-and-alleys",
+                          *[f"pysol:{d}" for d in new.deal], "--json"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    said = [json.loads(line)["rating"] for line in out.stdout.splitlines()]
+    np.testing.assert_allclose(new.rating.to_numpy(), said, atol=0.5)  # (explain rounds to a point)
+    assert list(new.tier) == list(ratings_analysis.tier_of(new.rating))
+    assert "held-out error" in c.predicted_by
+
+
+def test_the_file_says_what_each_field_means_and_reads_back_as_written(study, tmp_path):
+    from sim.core.rules import find_game
+
+    c = catalogue.build(study, "streets-and-alleys", last=210, predict=False)
+    path = tmp_path / "sa.txt"
+    path.write_text(catalogue.text(c, find_game("streets-and-alleys")))
+    lines = path.read_text().splitlines()
+    assert lines[0] == "# castle-pysol-catalogue 1" and "# fields: number verdict tier rating basis" in lines
+    head = [x for x in lines if x.startswith("#")]
+    assert any(x.startswith("# counts: won ") for x in head)
+    body = [x for x in lines if not x.startswith("#")]
+    assert len(body) == 210 and all(len(x.split(" ")) == 5 for x in body)
+    back = catalogue.read(path)
+    pd.testing.assert_series_equal(back.verdict, c.deals.verdict.reset_index(drop=True))
+    np.testing.assert_allclose(back.rating, c.deals.rating.round(), equal_nan=True)
+    assert list(back.tier) == list(c.deals.tier) and list(back.basis) == list(c.deals.basis)
+    path.write_text(path.read_text().replace(" played\n", " guessed\n", 1))
+    with pytest.raises(ValueError, match="not 'number verdict tier rating basis'"):
+        catalogue.read(path)
+
+
+def test_castle_deals_exports_the_file_and_picks_pysol_numbers_by_tier_from_it(study, tmp_path):
+    def castle(*args):
+        return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=600)
+
+    out = castle("deals", "sa", "--export", "pysol", "--last", "200", "--data", str(study), "--out", "cat")
+    assert out.returncode == 0, out.stderr
+    path = tmp_path / "cat" / "streets-and-alleys.pysol.txt"
+    assert out.stdout.strip() == str(Path("cat") / "streets-and-alleys.pysol.txt") and path.exists()
+    assert "PySol's numbers 1-200 of Streets and Alleys: won " in out.stderr
+    first = path.read_bytes()
+    assert castle("deals", "sa", "--export", "pysol", "--last", "200", "--data", str(study), "--out", "cat").returncode == 0
+    assert path.read_bytes() == first  # the same rows make the same file
+    rows = catalogue.read(path)
+    tier = rows[rows.verdict == "won"].tier.value_counts().index[0]
+    picked = castle("deals", "sa", "--pysol", "--tier", tier.lower().replace(" ", "-"), "--count", "3", "--data", str(study))
+    assert picked.returncode == 0, picked.stderr
+    want = rows[(rows.verdict == "won") & (rows.tier == tier)].deal.head(3)
+    assert [line.split()[0] for line in picked.stdout.splitlines()] == [f"pysol:{d}" for d in want]
+
+
+@pytest.mark.skipif(not (PUBLISHED / catalogue.FOLDER).is_dir(), reason="no catalogue shipped")
+@pytest.mark.parametrize("game", GAMES)
+def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game):
+    """Each shipped file: PySol's numbers 1-10,000, the verdict of every number the study's exact rows hold (the
+    same as the rows say), and a rating for every number won, played or predicted."""
+    from sim.core.rules import find_game
+
+    rows = catalogue.read(PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game)))
+    assert list(rows.deal) == list(range(1, catalogue.LAST + 1))
+    held, _ = catalogue.pysol_rows(PUBLISHED, game)
+    from analysis import ladder
+    from analysis.stats import player_mask
+
+    v = ladder.one_verdict(held[~player_mask(held.player)], ["deal"]).set_index("deal").verdict
+    assert len(v) >= 2000
+    np.testing.assert_array_equal(rows.set_index("deal").verdict.reindex(v.index).to_numpy(), v.to_numpy())
+    assert (rows.verdict[~rows.deal.isin(v.index)] == "unsolved").all()
+    won = rows[rows.verdict == "won"]
+    assert won.rating.notna().all() and (won.basis != "").all()
