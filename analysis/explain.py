@@ -286,16 +286,13 @@ def per_base(deals, seed: int = SEED, game: str = "selective-castle") -> pd.Data
     """Each deal read at every base rank: the features of the deal with its shared base fixed in advance (the
     solver's 13 fixed-base problems; the probes then play that base), a row per ``deal, base``."""
     from sim.game import Game
-    from sim.kernels.layout import S_BASE
 
     g = Game(game)
     states, keys = [], []
     for d in deals:
         start = g.deal(int(d), seed)
         for b in range(13):
-            s = start.copy()
-            s.array[S_BASE:S_BASE + 4] = b
-            states.append(s)
+            states.append(start.with_base(b))
             keys.append((int(d), b))
     X = explain_features.features(g, states)
     return X.assign(deal=[k[0] for k in keys], base=[k[1] for k in keys])

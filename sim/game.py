@@ -154,6 +154,13 @@ class State:
         other._actions = list(self._actions)
         return other
 
+    def with_base(self, rank: int) -> State:
+        """A copy with the foundations' shared base fixed at ``rank`` (0=Ace) before the first card goes home: one of
+        the solver's 13 fixed-base problems, which the probes and players then play."""
+        other = self.copy()
+        other.array[layout.S_BASE : layout.S_BASE + 4] = rank
+        return other
+
     # -- moves ---------------------------------------------------------------
     @property
     def legal_moves(self) -> LegalMoves:

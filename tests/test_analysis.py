@@ -254,7 +254,7 @@ def _words(html: str) -> str:
 
 
 def test_report_has_every_section_and_artifact(dataset, tmp_path):
-    index = build_report(dataset, tmp_path / "report", reference=None, replays=False)
+    index = build_report(dataset, tmp_path / "report", reference=None, replays=None)
     text = index.read_text()
     for heading in ("The answer", "Winnability under perfect play", "Selective Castle against the others", "Containment laws",
                     "One player, two games", "Players within a game", "The ladder of players", "the base rank", "Effort",
@@ -279,7 +279,7 @@ def test_the_answer_figure_draws_every_player_of_the_study_and_perfect_play(data
         return real(rates, players, games, names)
 
     monkeypatch.setattr(plots, "headline", spy)
-    build_report(dataset, tmp_path / "report", reference=None, replays=False)
+    build_report(dataset, tmp_path / "report", reference=None, replays=None)
     assert drawn["players"] == ["random", "greedy"]  # weakest first; the figure adds perfect play itself
     assert drawn["games"] == ["selective-castle", "streets-and-alleys", "beleaguered-castle"]
 
@@ -295,7 +295,7 @@ def test_a_dialect_is_compared_with_its_sheet_deal_by_deal(tmp_path):
     pp = d.loc["perfect play"]
     assert pp.won_sheet_lost_dialect == 0 and pp["diff"] == pytest.approx(pp.dialect_rate - pp.sheet_rate)
     assert pp.diff_low < 0 < pp.diff_high
-    text = build_report(data, tmp_path / "report", reference=None, replays=False).read_text()
+    text = build_report(data, tmp_path / "report", reference=None, replays=None).read_text()
     assert "Other programs' dialects" in _words(text)
     assert "Streets and Alleys (supermoves) won ⇒ Streets and Alleys won" in _words(text)  # the law both ways, checked
 
@@ -314,13 +314,13 @@ def test_a_deal_two_exact_runs_won_counts_once_in_the_moves_of_a_win():
 
 def test_report_takes_perfect_play_from_the_shipped_study_when_it_has_none(dataset, tmp_path):
     data = write_dataset(tmp_path / "heur", deals=300, players=("random", "greedy"), solver=False)
-    text = build_report(data, tmp_path / "report", reference=dataset, replays=False).read_text()
+    text = build_report(data, tmp_path / "report", reference=dataset, replays=None).read_text()
     assert "the study's shipped data" in _words(text) and "perfect play" in text
 
 
 def test_report_with_one_game_says_what_is_missing(tmp_path):
     data = write_dataset(tmp_path / "bc", deals=50, games=("beleaguered-castle",), players=("random",), solver=False)
-    text = build_report(data, tmp_path / "report", reference=None, replays=False).read_text()
+    text = build_report(data, tmp_path / "report", reference=None, replays=None).read_text()
     assert "This dataset has no Selective Castle and no Streets and Alleys" in text
 
 
@@ -334,7 +334,7 @@ def test_report_of_a_real_run(tmp_path):
     df = load_results(out)
     assert len(df) == 120 and set(df.player) == {"greedy"}
     assert load_manifest(out)  # _manifest.json
-    text = build_report(out, tmp_path / "report", reference=None, replays=False).read_text()
+    text = build_report(out, tmp_path / "report", reference=None, replays=None).read_text()
     assert "This dataset has no Beleaguered Castle" in text
     assert "<title>Castle report: adhoc</title>" in text  # the experiment's name, as the runner records it
     across = pd.read_csv(tmp_path / "report" / "tables" / "across_games.csv")
@@ -349,7 +349,7 @@ def test_a_report_section_is_a_function_in_the_list(dataset, tmp_path, monkeypat
                               context={"rows": len(r.df), "who": "<autoescaped>"})
 
     monkeypatch.setattr(report, "SECTIONS", report.SECTIONS + (section_hello,))
-    text = build_report(dataset, tmp_path / "report", reference=None, replays=False).read_text()
+    text = build_report(dataset, tmp_path / "report", reference=None, replays=None).read_text()
     assert '<section id="hello">' in text and "<h2>Hello</h2>" in text and 'href="#hello"' in text
     assert "rows seen by a new section, &lt;autoescaped&gt;." in text
 
@@ -488,7 +488,7 @@ def test_the_cost_of_hidden_cards_is_paired_with_the_same_beam():
 def test_the_judged_players_have_their_sections(tmp_path):
     """Difficulty deal by deal, where players go wrong and precision by design, from the players that make them."""
     data = write_dataset(tmp_path / "d", deals=240, judged=True)
-    text = _words(build_report(data, tmp_path / "report", reference=None, replays=False).read_text())
+    text = _words(build_report(data, tmp_path / "report", reference=None, replays=None).read_text())
     for heading in ("Difficulty, deal by deal", "Where players go wrong", "Precision by design", "Spearman",
                     "Unknowns solved again", "unknowns solved again", "Against Solvitaire, as a test"):
         assert heading in text, heading
@@ -506,13 +506,12 @@ def test_the_judged_players_have_their_sections(tmp_path):
     assert (v.rho > 0.3).all()  # the synthetic index grows with the deal's hidden hardness, as the rungs do
 
 
-def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_caption_on_the_seeded_ones(tmp_path, monkeypatch):
+def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_caption_on_the_seeded_ones(tmp_path):
     """PySol's numbering is stored as seed -1 beside the seeded deals: the replays are dealt from the seeded deals'
     seed, and the answer's caption names only the seeds of the rows it draws (a catalogue of the judges is not drawn)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    import analysis.report as report
     from sim.study.dataset import write_atomic
 
     data = write_dataset(tmp_path / "d", deals=200, players=("random", "greedy"), judged=True)
@@ -523,8 +522,8 @@ def test_a_pysol_catalogue_beside_the_seeded_deals_leaves_the_replays_and_the_ca
         table = table.set_column(deal, "deal", pa.compute.add(table.column(deal), 1))
         write_atomic(table, part.with_name("part-pysol.parquet"))
     dealt = []
-    monkeypatch.setattr(report, "_replayer", lambda seed: (lambda game, deal, player, path: dealt.append(seed)))
-    text = _words(build_report(data, tmp_path / "report", reference=None, replays=True).read_text())
+    text = _words(build_report(data, tmp_path / "report", reference=None,
+                               replays=lambda game, deal, player, seed, path, back: dealt.append(seed)).read_text())
     assert dealt and set(dealt) == {0}
     assert "seed 0:" in text and "seed -1" not in text
     assert "PySol's deals by difficulty" in text  # the catalogue has its table, one row per game

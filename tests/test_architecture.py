@@ -148,6 +148,18 @@ def test_a_string_naming_a_module_above_is_an_import_up(tmp_path):
     assert imports("sim.core.crafted", crafted, known) == {"analysis.stats", "sim.solver.answer", "sim.core.cards"}
 
 
+#: what analysis never reaches into (DESIGN.md: it reads rows, not the engine's internals): the compiled kernels,
+#: and the replay pages, which play a deal again (the report is handed a writer by the command line)
+ENGINE_INSIDES = ("sim.kernels", "sim.replay")
+
+
+def test_analysis_never_imports_the_engines_insides():
+    known = modules()
+    reached = [f"{name} imports {t}" for name, path in known.items() if name.split(".")[0] == "analysis"
+               for t in sorted(imports(name, path, known)) if any(t == x or t.startswith(x + ".") for x in ENGINE_INSIDES)]
+    assert not reached, "\n".join(reached)
+
+
 def test_no_circle_of_imports():
     """Strongly connected components of the import graph (Tarjan's), none larger than one module. Import statements
     only: a ``"module:attr"`` string is how a spec names code that imports the spec (``spec`` names ``sources``,

@@ -303,7 +303,7 @@ def test_a_report_that_fails_leaves_nothing_and_a_killed_ones_temporaries_are_cl
 
     monkeypatch.setattr(report, "SECTIONS", [broken])
     with pytest.raises(RuntimeError):
-        report.build_report(data, tmp_path / "reports" / "deep" / "R", reference=None, replays=False)
+        report.build_report(data, tmp_path / "reports" / "deep" / "R", reference=None, replays=None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
     monkeypatch.undo()
     reports = tmp_path / "reports"
@@ -311,7 +311,7 @@ def test_a_report_that_fails_leaves_nothing_and_a_killed_ones_temporaries_are_cl
     dead.wait()  # a process id no process holds now
     for kind in ("building", "old"):
         (reports / f".R.{kind}-{dead.pid}" / "figures").mkdir(parents=True)
-    index = report.build_report(data, reports / "R", reference=None, replays=False)
+    index = report.build_report(data, reports / "R", reference=None, replays=None)
     assert index.exists() and sorted(p.name for p in reports.iterdir()) == ["R"]
 
 
@@ -373,7 +373,7 @@ def own_report(tmp_path_factory):
 
     root = tmp_path_factory.mktemp("own")
     data = write_dataset(root / "data", deals=40, players=("greedy",))
-    build_report(data, root / "reports" / "R", reference=None, replays=False)
+    build_report(data, root / "reports" / "R", reference=None, replays=None)
     return root
 
 
@@ -474,7 +474,7 @@ def test_a_folder_castle_did_not_write_is_never_deleted_whatever_it_holds(own_re
         out.symlink_to("F")
     before = _tree_of(tmp_path)
     with pytest.raises(ResultsError) as e:
-        build_report(own_report / "data", out, reference=None, replays=False)
+        build_report(own_report / "data", out, reference=None, replays=None)
     message = str(e.value)
     assert "\n" not in message and message.startswith(str(out)) and ("choose another --out" in message), message
     assert _tree_of(tmp_path) == before
@@ -492,7 +492,7 @@ def test_castle_replaces_its_own_report_and_an_empty_folder_and_marks_what_it_wr
     out.mkdir()
     ids = []
     for _ in range(2):
-        build_report(own_report / "data", out, reference=None, replays=False)
+        build_report(own_report / "data", out, reference=None, replays=None)
         files = {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in out.rglob("*") if p.is_file()}
         ids.append(json.loads((out / MARKER).read_text())["id"])
         assert read_marker(out / MARKER) == {k: v for k, v in files.items() if k != MARKER}
@@ -514,7 +514,7 @@ def test_a_link_to_a_report_is_written_through_and_nothing_is_left_beside_it(own
     shutil.copytree(own_report / "reports" / "R", reports / "R")
     (reports / "L").symlink_to("R")
     before = json.loads((reports / "R" / MARKER).read_text())["id"]
-    report.build_report(own_report / "data", reports / "L", reference=None, replays=False)
+    report.build_report(own_report / "data", reports / "L", reference=None, replays=None)
     assert (reports / "L").is_symlink() and os.readlink(reports / "L") == "R"
     assert json.loads((reports / "R" / MARKER).read_text())["id"] != before
     assert sorted(p.name for p in reports.iterdir()) == ["L", "R"]
@@ -525,12 +525,12 @@ def test_a_link_to_a_report_is_written_through_and_nothing_is_left_beside_it(own
 
     monkeypatch.setattr(report, "SECTIONS", [broken])
     with pytest.raises(RuntimeError):
-        report.build_report(own_report / "data", reports / "L", reference=None, replays=False)
+        report.build_report(own_report / "data", reports / "L", reference=None, replays=None)
     monkeypatch.undo()
     assert _tree_of(reports) == kept
     (reports / "nowhere").symlink_to("gone")
     with pytest.raises(ResultsError, match="is a link to .*gone, which does not exist: choose another --out"):
-        report.build_report(own_report / "data", reports / "nowhere", reference=None, replays=False)
+        report.build_report(own_report / "data", reports / "nowhere", reference=None, replays=None)
     assert sorted(p.name for p in reports.iterdir()) == ["L", "R", "nowhere"]
 
 

@@ -198,7 +198,7 @@ def test_castle_rate_rates_a_player_on_the_ladders_scale(study, tmp_path):
 def test_the_report_puts_deals_and_players_on_one_scale(study, tmp_path):
     from analysis.report import build_report
 
-    html = build_report(study, tmp_path / "report", reference=None, replays=False).read_text()
+    html = build_report(study, tmp_path / "report", reference=None, replays=None).read_text()
     assert "Deals and players on one scale" in html
     for table in ("ratings_players", "ratings_tiers", "ratings_held_out", "ratings_new_players", "ratings_before_search"):
         assert (tmp_path / "report" / "tables" / f"{table}.csv").is_file()

@@ -44,7 +44,7 @@ def _report(tmp_path):
 
     from analysis.report import build_report
 
-    return build_report(write_dataset(tmp_path / "data", deals=300), tmp_path / "report", reference=None, replays=False)
+    return build_report(write_dataset(tmp_path / "data", deals=300), tmp_path / "report", reference=None, replays=None)
 
 
 def test_the_first_screen_answers_and_the_page_reads_at_1280_by_800(browser, tmp_path):

@@ -10,6 +10,7 @@ from sim.study.experiment import build
 from sim.game import Game
 from sim.players.loop import play_choice
 from sim.players.registry import parse_player
+from sim.replay import write_replay
 from sim.study.runner import run
 
 
@@ -29,7 +30,7 @@ def test_solver_rows_and_report(tmp_path):
         assert (int(row.bases_won) >> int(row.base_rank)) & 1
     assert (df[df.player == "greedy"].nodes.isna()).all()
     assert bases_per_deal(df, "selective-castle").deals.sum() == len(sc)
-    text = build_report(out, tmp_path / "report", reference=None).read_text()
+    text = build_report(out, tmp_path / "report", reference=None, replays=write_replay).read_text()
     # the solver is found under its parameterised label (solver:bases=1,...)
     assert "How many of the 13 base ranks win" in text and "is one of the winning bases" in text
     assert "Deals to step through" in text and (tmp_path / "report" / "replays").is_dir()  # replays of telling deals

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import Callable
 
 import jinja2
 from markupsafe import Markup
@@ -52,12 +53,15 @@ def default_reference() -> Path | None:
     return None
 
 
-def _replayer(seed: int):
-    def replay(game: str, deal: int, player: str, path: Path) -> None:
-        from sim.replay import write_replay
+#: what writes a telling deal's replay page: ``(game, deal, player, seed, path, back)``, as ``sim.replay.write_replay``
+#: does; the report is handed one (``castle report`` hands it that) and never imports the engine to play
+Replayer = Callable[..., None]
 
+
+def _replayer(seed: int, write: Replayer):
+    def replay(game: str, deal: int, player: str, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_replay(game, deal, player, seed, path, back="../index.html")
+        write(game, deal, player, seed, path, back="../index.html")
 
     return replay
 
@@ -78,8 +82,11 @@ def shown_path(path: Path) -> str:
         return str(Path(*path.resolve().parts[-2:]))
 
 
-def build_report(data: str | Path, out: str | Path, reference: str | Path | None = "default", replays: bool = True) -> Path:
+def build_report(data: str | Path, out: str | Path, reference: str | Path | None = "default",
+                 replays: Replayer | None = None) -> Path:
     """Write ``out/index.html`` (plus figures/, tables/, replays/) for the dataset in ``data``; return its path.
+
+    ``replays``: what writes the replay pages of telling deals (:data:`Replayer`; None: the page has none).
 
     ``reference`` is the shipped study to take perfect play from where the
     dataset has none ("default": :func:`default_reference`, if there is one;
@@ -149,7 +156,7 @@ def _check_reference(df, cheap, ref, reference: Path) -> None:
                            "give a dataset with solver rows of them (the shipped study: data/published), or no --reference")
 
 
-def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays: bool) -> Path:
+def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays: Replayer | None) -> Path:
     """Compute every section and write the page into ``work``."""
     work.mkdir(parents=True)
     pairs = cheap.pairs()
@@ -159,7 +166,7 @@ def _write(df, cheap, held, data: Path, work: Path, ref, ref_name: str, replays:
     seeds = sorted(set(df.seed.unique()) | set(cheap.seeds()))
     seeded = [x for x in seeds if x >= 0]
     seed = int(seeded[0]) if seeded else int(seeds[0]) if seeds else 0
-    r = Report(df, held, data, Artifacts(work), ref, ref_name, _replayer(seed) if replays else None, games,
+    r = Report(df, held, data, Artifacts(work), ref, ref_name, _replayer(seed, replays) if replays is not None else None, games,
                stats.players_by_strength(pairs), cheap)
     env = environment()
     sections = []

@@ -173,6 +173,7 @@ def report_cmd(
     from analysis.load import ResultsError
     from analysis.report import build_report
 
+    from ..replay import write_replay
     from ..study.paths import DEFAULT_DATA, REPORTS_DIR
 
     from ..study.dataset import check_path
@@ -192,7 +193,7 @@ def report_cmd(
         raise UserError(f"--reference {reference}: no such folder")
     try:
         with terminate_as_interrupt():  # SIGTERM clears up the half-built report as Ctrl-C does
-            index = build_report(data, out, reference=reference or "default", replays=replays)
+            index = build_report(data, out, reference=reference or "default", replays=write_replay if replays else None)
     except ResultsError as e:
         raise UserError(str(e)) from None
     except KeyboardInterrupt:
