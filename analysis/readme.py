@@ -3,6 +3,8 @@
     python -m analysis.readme data/published reports/published   # rewrite README.md's results, copy its figures
     python -m analysis.readme data/published --check              # exit 1 if README.md's results differ from the data
 
+The block's words are a Jinja2 template (``analysis/report/templates/readme.md.j2``, beside the report's), its
+tables laid out by one markdown macro (``_markdown.md.j2``) over the rows :mod:`.readme_tables` computes.
 ``make figures`` runs the first; ``tests/test_readme.py`` the check. The
 figures the README shows are copied from the study's report into
 ``reports/readme/`` (the only report files kept in git).
@@ -11,7 +13,6 @@ figures the README shows are copied from the study's report into
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ from . import designs, settling, stats, winnability
 from .games import SELECTIVE, STREETS, STUDY, name
 from .load import ResultsError, load_study, unfinished
 from .readme_tables import (again_text, catalogue_table, dialects_table, difficulty_table, effort_table, family_table,
-                            hidden_cards_table, ladder_table, perfect_play_table, solvitaire_text, winnability_table)
+                            hidden_cards_table, ladder_table, markdown, perfect_play_table, solvitaire_text, winnability_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -104,53 +105,22 @@ def _study_files() -> list[tuple[Path, str]]:
 
 
 def results(data: Path) -> str:
-    """The README's results block, made from the dataset(s) in ``data``."""
+    """The README's results block, made from the dataset(s) in ``data``: the words are the template's
+    (analysis/report/templates/readme.md.j2), every number the data's."""
     df, held = load_study(data)
     solver = df[stats.solver_mask(df.player)]
-    parts = [START, "", *headline(df), *progress(df, held, data), "Winnability under perfect play (seed 0; unknowns counted both "
-             "ways, as Blake & Gent do, so half the unknown share is a floor no number of deals lowers: the ± column's part "
-             "from the unknowns beside it, and in brackets Solvitaire's; every exact run of a game joined, each in its "
-             "design, as `castle summary` gives it):", "",
-             winnability_table(df, held), "", *_paragraph(again_text(df, held)), *_paragraph(solvitaire_text(df)),
-             *range_changes(held),
-             "Deal by deal under perfect play (unknowns counted both ways: the outer bounds of the paired intervals):", "",
-             perfect_play_table(solver), "",
-             "The ladder of players on deals 1-2,000: win rate (in brackets: share of the solver's winnable deals won):", "",
-             ladder_table(df), "", "The rest of the family under perfect play (the solver, its unknowns both ways), and the "
-             "strongest beam on its own deals beside the solver's winnability on those same deals; a published figure "
-             "is held against our interval only when it is a winnability too:", "",
-             family_table(df), "",
-             "Playing without seeing the face-down cards PySol deals (three under each pile's top card in Castles in Spain; "
-             "they take no move away, so the deals are as winnable, but the player must guess them):", "",
-             hidden_cards_table(df), "",
-             "The solver's own effort, on seed 0's deals 1-2,000 (CPU seconds; the share of deals not settled within "
-             "each budget, read off the rows; `dead_end=1` is pruning rule 5), and each design's cost: the variance one deal "
-             "brings (its estimate's variance times its deals) and the CPU-hours it would spend to reach Solvitaire's ±0.186 "
-             "points by sampling alone, and in the whole interval, the unknowns counted both ways included (the phased "
-             "designs with their unknowns solved again, at the share the finished `settle` rows settled, k of n counted as "
-             "k/(n+1), and their CPU; where some were still being solved, a range from leaving those out to counting each "
-             "as never settling at its full budget) (the solver in phases, `phased`, plays the deals after the study's "
-             "first 10,000):", "",
-             effort_table(df, held), "",
-             "Other programs' dialects against the rule sheet, on the same deals (supermoves cannot change winnability; PySol's "
-             "sequence moves in Selective Castle only add moves):", "", dialects_table(df), "",
-             "Difficulty, deal by deal (seed 0, deals 1-2,000): every move of each winnable deal's winning line judged by the "
-             "solver (`castle play GAME N --player corridor`); the index is the bits of luck a player choosing uniformly among "
-             "the sensible moves needs to stay on a winning path (sim/solver/corridor.py says why this definition); its rank "
-             "correlation with the weakest rung of the ladder that wins the deal (each game's rungs in its own order), with "
-             "its 95% interval, over every winnable deal (those no rung wins tied at the top rank) and over those some rung "
-             "wins:", "",
-             difficulty_table(df), "",
-             "PySol FC's deals by difficulty, judged the same way, so a player can open `pysol:N` in PySol knowing whether "
-             "it is winnable and how hard (`castle deals streets-and-alleys --pysol --winnable --difficulty hard` picks more):",
-             "", catalogue_table(df), ""]
-    parts += [f"![{caption}]({FIGURE_DIR / stem}.png)" for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()]
-    parts += ["", END]
-    return "\n".join(parts)
+    tables = {"winnability": winnability_table(df, held), "perfect_play": perfect_play_table(solver), "ladder": ladder_table(df),
+              "family": family_table(df), "hidden_cards": hidden_cards_table(df), "effort": effort_table(df, held),
+              "dialects": dialects_table(df), "difficulty": difficulty_table(df), "catalogue": catalogue_table(df)}
+    return markdown().get_template("readme.md.j2").render(
+        start=START, end=END, t=tables, headline=_text(headline(df)), progress=_text(progress(df, held, data)),
+        again=again_text(df, held), solvitaire=solvitaire_text(df), changes=_text(range_changes(held)),
+        figures=[(FIGURE_DIR / f"{stem}.png", caption) for stem, caption in FIGURES if (ROOT / FIGURE_DIR / f"{stem}.png").exists()])
 
 
-def _paragraph(text: str) -> list[str]:
-    return [text, ""] if text else []
+def _text(lines: list[str]) -> str:
+    """A paragraph given as its lines and the blank line after it, as one text ("" for none)."""
+    return "\n".join(lines).strip("\n")
 
 
 def replace_block(text: str, block: str) -> str:

@@ -4,20 +4,28 @@ between its markers, and ``tests/test_readme.py`` checks against the data)."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import jinja2
 import pandas as pd
 
 from . import conventions, designs, effort, ladder, settling, solvitaire, stats, winnability
 from .games import BELEAGUERED, INDEPENDENT, SELECTIVE, STREETS, STUDY, name
 from .report.page import pct  # (the report's own: a share reads the same in both)
 
+TEMPLATES = Path(__file__).parent / "report" / "templates"
+
+
+def markdown() -> jinja2.Environment:
+    """The README's templates (the report's folder; markdown, so nothing is escaped)."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=False, trim_blocks=True,
+                              lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+
 
 def _md(df: pd.DataFrame, right: int = 1) -> str:
-    """A markdown table; columns from ``right`` on are right-aligned."""
-    head = "| " + " | ".join(df.columns) + " |"
-    rule = "|" + "|".join("---" if i < right else "---:" for i in range(len(df.columns))) + "|"
-    rows = ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
-    return "\n".join([head, rule, *rows])
+    """A markdown table of ``df`` as the template lays one out; columns from ``right`` on are right-aligned."""
+    macro = markdown().get_template("_markdown.md.j2").module.table
+    return str(macro([str(c) for c in df.columns], [[str(v) for v in row] for row in df.itertuples(index=False)], right))
 
 
 def winnability_table(df: pd.DataFrame, manifests: dict | None = None) -> str:
