@@ -197,3 +197,26 @@ def read(path: str | Path) -> pd.DataFrame:
         out.append((int(parts[0]), parts[1], tiers[parts[2]], np.nan if parts[3] == "-" else float(parts[3]),
                     "" if parts[4] == "-" else parts[4]))
     return pd.DataFrame(out, columns=["deal", "verdict", "tier", "rating", "basis"])
+
+
+def shipped(folder: str | Path) -> dict[str, pd.DataFrame]:
+    """The catalogue files in ``folder``'s :data:`FOLDER`, read, by game (full slug; in the study's order of games)."""
+    from .games import in_study_order
+
+    found = {}
+    for path in sorted((Path(folder) / FOLDER).glob("*.pysol.txt")):
+        found[path.name.removesuffix(".pysol.txt")] = read(path)
+    return {g: found[g] for g in in_study_order(set(found))}
+
+
+def tiers_by_game(folder: str | Path) -> pd.DataFrame:
+    """Per game of the shipped catalogue: its numbers, their verdicts, the numbers won in each tier and how many of
+    those the ladder played, and the numbers not yet searched by predicted tier (the tier each has if winnable)."""
+    rows = []
+    for game, d in shipped(folder).items():
+        won, unsolved = d[d.verdict == "won"], d[d.verdict == "unsolved"]
+        rows.append({"game": game, "first": int(d.deal.min()), "last": int(d.deal.max()),
+                     **{v: int((d.verdict == v).sum()) for v in VERDICTS}, "played": int((won.basis == "played").sum()),
+                     **{f"won {t}": int((won.tier == t).sum()) for t in ratings_analysis.TIERS},
+                     **{f"unsolved {t}": int((unsolved.tier == t).sum()) for t in ratings_analysis.TIERS}})
+    return pd.DataFrame(rows)

@@ -26,7 +26,8 @@ from . import designs, settling, stats, winnability
 from .games import SELECTIVE, STREETS, STUDY, name
 from .load import ResultsError, load_study, unfinished
 from .readme_tables import (again_text, catalogue_table, dialects_table, difficulty_table, effort_table, family_table,
-                            hidden_cards_table, ladder_table, markdown, perfect_play_table, solvitaire_text, winnability_table)
+                            hidden_cards_table, ladder_table, markdown, perfect_play_table, pysol_tiers_table, solvitaire_text,
+                            winnability_table)
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -111,7 +112,8 @@ def results(data: Path) -> str:
     solver = df[stats.solver_mask(df.player)]
     tables = {"winnability": winnability_table(df, held), "perfect_play": perfect_play_table(solver), "ladder": ladder_table(df),
               "family": family_table(df), "hidden_cards": hidden_cards_table(df), "effort": effort_table(df, held),
-              "dialects": dialects_table(df), "difficulty": difficulty_table(df), "catalogue": catalogue_table(df)}
+              "dialects": dialects_table(df), "difficulty": difficulty_table(df), "catalogue": catalogue_table(df),
+              "pysol_tiers": pysol_tiers_table(data)}
     return markdown().get_template("readme.md.j2").render(
         start=START, end=END, t=tables, headline=_text(headline(df)), progress=_text(progress(df, held, data)),
         again=again_text(df, held), solvitaire=solvitaire_text(df), changes=_text(range_changes(held)),

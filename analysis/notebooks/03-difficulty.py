@@ -134,6 +134,39 @@ else:
     print("no PySol deals judged in this dataset (experiments/published/difficulty-pysol.toml judges them)")
 
 # %% [markdown]
+# ## Deals and players on one scale
+# Every rung and every winnable deal the ladder played get a rating in Elo's points (`analysis/ratings.py`: a Rasch
+# model, 400 points = 10:1 odds, `beam:budget=1000000` 1500 in every game), as the report's section of the same name.
+# Below: each game's deals and rungs on the scale, the rungs' ratings with 95% intervals, the tiers and what named rungs
+# won of each, games the fit did not see against what it predicted, and PySol FC's game numbers by tier.
+
+# %%
+from analysis import catalogue, rated, ratings_check
+from analysis import ratings as ratings_analysis
+from analysis.labels import short_names
+from analysis.notebooks import find_data
+
+scales = rated.study(df, df, games)
+if scales:
+    names = short_names(list(players))
+    on_scale = pd.concat([s.players().assign(game=g) for g, s in scales.items()], ignore_index=True)
+    rated_deals = pd.concat([s.deals.assign(game=g) for g, s in scales.items()], ignore_index=True)
+    show(difficulty_plots.ratings(on_scale, rated_deals, list(scales), colours, names=names, cuts=ratings_analysis.CUTS,
+                                  tiers=ratings_analysis.TIERS), FIGURES / "03-ratings.png")
+    display(on_scale.pivot(index="player", columns="game", values="rating").round(0)  # noqa: F821 (a notebook builtin)
+            .reindex(on_scale.groupby("player").rating.mean().sort_values().index))
+    tiers = pd.concat([rated.tiers_table(s).assign(game=g) for g, s in scales.items()], ignore_index=True)
+    display(tiers.round(3))  # noqa: F821
+    cal = []
+    for g, s in scales.items():
+        held = ratings_check.held_out_pairs(rated.outcomes(df, solved, g, s.rungs), None, folds=5)
+        cal.append(ratings_check.calibration(held.rating, held.won).assign(game=g))
+    show(difficulty_plots.calibration(pd.concat(cal, ignore_index=True), list(scales)), FIGURES / "03-ratings-calibration.png")
+else:
+    print("no ladder here to rate deals and players by (experiments/ladder.toml plays it)")
+display(Markdown(readme_tables.pysol_tiers_table(find_data(DATA))))  # noqa: F821 (the README's table)
+
+# %% [markdown]
 # ## Where players go wrong
 # Each rung's games on the winnable deals it lost, judged by the solver: the move of its first mistake (from a winnable
 # position to a lost one), the cards home then, and what kind of move it was (`sim/solver/mistakes.py` defines the kinds).

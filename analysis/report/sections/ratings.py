@@ -85,8 +85,27 @@ def ratings(r: Report) -> Section | None:
             summary="A deal's rating predicted before any search (castle explain's shipped models), on deals they never trained on"),
         "calibration": r.out.figure(difficulty_plots.calibration(cal, games), "ratings_calibration",
                                     "Held-out games: the ratings' predicted chance against the share won"),
+        "pysol": _pysol(r),
     }
     return Section("Deals and players on one scale", "ratings.html.j2", context, incomplete=r.incomplete(cheap=r.ladder_pick))
+
+
+def _pysol(r: Report):
+    """The catalogue of PySol's numbers shipped beside the data (:mod:`analysis.catalogue`), by game and tier; None
+    when the data has none."""
+    from ... import catalogue
+
+    t = catalogue.tiers_by_game(r.data)
+    if t.empty:
+        return None
+    counts = lambda row, kind: " / ".join(f"{int(row[f'{kind} {tier}']):,}" for tier in ratings_analysis.TIERS)  # noqa: E731
+    shown = pd.DataFrame({
+        "game": [name(g) for g in t.game], "PySol numbers": [f"{a:,}-{b:,}" for a, b in zip(t["first"], t["last"])],
+        "won / lost / unknown / unsolved": [f"{a:,} / {b:,} / {c:,} / {d:,}" for a, b, c, d in zip(t.won, t.lost, t.unknown, t.unsolved)],
+        "won, by tier (very easy to very hard)": [counts(row, "won") for _, row in t.iterrows()],
+        "of the won, rated from the ladder's games": [f"{x:,}" for x in t.played],
+        "unsolved, by predicted tier": [counts(row, "unsolved") if row.unsolved else "–" for _, row in t.iterrows()]})
+    return r.out.table(shown, "ratings_pysol", raw=t, summary="PySol FC's game numbers: verdicts, and the won by tier")
 
 
 def _before_search(games: list[str]) -> pd.DataFrame | None:
