@@ -35,7 +35,7 @@ from .legal import SCRATCH_SIZE, fits, legal_actions
 from .evaluate import choose_target_bases
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT, STATE_SIZE, action_source
 from .play import clear, observe
-from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
+from .players import decide, workspace
 from .rng import seed_rng
 from .seen import capacity, forget_all
 
@@ -113,15 +113,15 @@ def deal_features(states, r, kinds, weights, max_moves, salts, out, record):
         for k in range(n_probes):  # each probe's game from the canonical state
             work[:] = s
             seed_rng(rng, 0, 0, salts[k])
-            forget_all(ws[WS_SEEN], ws[WS_USED], ws[WS_META])
-            ph = ws[WS_KEYS]
+            forget_all(ws.seen, ws.used, ws.meta)
+            ph = ws.keys
             pile_keys(work, r, ph)
             clear(row)
             while True:
-                n = observe(work, r, ph, ws[WS_SEEN], ws[WS_USED], ws[WS_META], row, ws[WS_ACTS], ws[WS_SCRATCH], max_moves[k])
+                n = observe(work, r, ph, ws.seen, ws.used, ws.meta, row, ws.acts, ws.scratch, max_moves[k])
                 if n < 0:
                     break
-                a = decide(work, r, kinds[k], weights[k], rng, ws, ws[WS_ACTS], n)
+                a = decide(work, r, kinds[k], weights[k], rng, ws, ws.acts, n)
                 if a < 0:
                     row.result = GAVE_UP
                     break

@@ -30,7 +30,7 @@ from .legal import SCRATCH_SIZE, legal_actions
 from .layout import R_BASE_POLICY, S_BASE, STATE_SIZE, cards_home, empty_piles, is_won
 from .plugin import DECIDE_FN, F_PLAYED, OWNED_VIEW, checked, deciding, start_book
 from .unowned import uncounted, unowned
-from .players import WS_ACTS, WS_KEYS, WS_META, WS_SCRATCH, WS_SEEN, WS_USED, decide, workspace
+from .players import decide, workspace
 from .rng import rand_below, seed_rng
 from .seen import META_SIZE, M_USED, capacity, forget_all, key, remember
 
@@ -127,7 +127,7 @@ def _play_deals(r, kind, w, seed, deals, starts, max_moves, salt, out, owned, st
     caller holds the arrays)."""
     ws, s, rng, r, w = unowned(owned), unowned(state), unowned(stream), unowned(r), unowned(w)
     perm = np.zeros(52, np.int8)
-    table, used, meta, scratch, acts, ph = ws[WS_SEEN], ws[WS_USED], ws[WS_META], ws[WS_SCRATCH], ws[WS_ACTS], ws[WS_KEYS]
+    table, used, meta, scratch, acts, ph = ws.seen, ws.used, ws.meta, ws.scratch, ws.acts, ws.keys
     for k in range(deals.shape[0]):
         t0 = _readcyclecounter()
         start_deal(r, seed, deals, starts, k, salt, s, perm, rng, table, used, meta, ph)
@@ -187,10 +187,10 @@ def play_chunk_with(r, decide_fn, v, seed, deals, starts, max_moves, salt, out):
 @njit(cache=True)
 def choose_move(s, r, kind, w, rng, ws):
     """One decision for a Python-side player, whose workspace ``ws`` persists between calls; -1 gives up."""
-    pile_keys(s, r, ws[WS_KEYS])  # the position may have been reached by any moves: key it afresh
-    remember(ws[WS_SEEN], ws[WS_USED], ws[WS_META], key(ws[WS_KEYS], s))
-    acts = ws[WS_ACTS]
-    n = legal_actions(s, r, acts, ws[WS_SCRATCH])
+    pile_keys(s, r, ws.keys)  # the position may have been reached by any moves: key it afresh
+    remember(ws.seen, ws.used, ws.meta, key(ws.keys, s))
+    acts = ws.acts
+    n = legal_actions(s, r, acts, ws.scratch)
     if n == 0:
         return -1
     return decide(s, r, kind, w, rng, ws, acts, n)

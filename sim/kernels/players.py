@@ -8,12 +8,14 @@ more for lookahead); ``STRATEGIST`` applies the rule sheet's advice
 (:func:`_decide_strategist`). GREEDY and STRATEGIST never move to a
 position already seen in the game (:mod:`.seen`).
 
-A player's memory and buffers travel as one tuple, its *workspace*
-(:func:`workspace`), so the play loop and the Python-side player objects
-hold the same thing.
+A player's memory and buffers travel as one named tuple, its *workspace*
+(:data:`Workspace`), so the play loop and the Python-side player objects
+hold the same thing and read its arrays by name.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
@@ -55,32 +57,51 @@ BASE_WHOLE_BOARD = 1  #: the rank whose four cards lie shallowest (the rule shee
 BASE_RANDOM = 2  #: a rank drawn at random at the deal's first decision
 
 
-#: slots of a workspace that the play loop reads too
-WS_SEEN, WS_USED, WS_META, WS_SCRATCH, WS_ACTS, WS_KEYS = 0, 1, 2, 11, 12, 13
+#: a player's memory and search buffers (:func:`workspace`), by name: the play loop reads ``seen`` to ``keys``
+Workspace = namedtuple("Workspace", [
+    "seen",  # the seen-set's keys (:mod:`.seen`)
+    "used",  # its slots in use
+    "meta",  # its count, and whether the target bases are chosen
+    "bases",  # the target base per suit
+    "children",  # the children of each search level
+    "n_children",  # how many
+    "next_child",  # the next to try
+    "best",  # the best value per level
+    "tokens",  # the undo tokens of the search path
+    "child_scores",  # the children's static scores
+    "card_depths",  # each card's depth in its pile
+    "scratch",  # the move generator's scratch
+    "acts",  # the legal actions of the position played
+    "keys",  # the position's pile keys (its hash, kept as moves are played)
+    "move_buffer",  # the evaluation's move buffer (its mobility term)
+    "line",  # planning players (kernels/planners.py): the line they replay
+    "line_keys",  # the key of the position before each of its moves
+    "line_state",  # its length, next move, nodes spent, moves played
+])
 
 
 @njit(cache=True)
 def workspace(capacity):
-    """A player's memory (seen-set of ``capacity`` slots, chosen bases) and search buffers, as one tuple."""
-    return (
-        np.zeros(capacity, np.uint64),  # 0 seen-set keys
-        np.zeros(capacity, np.int64),  # 1 its slots in use
-        np.zeros(META_SIZE, np.int64),  # 2 meta
-        np.full(4, -1, np.int64),  # 3 target base per suit
-        np.zeros((MAX_SEARCH_DEPTH + 1, MAX_MOVES), np.int64),  # 4 children per search level
-        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 5 how many
-        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 6 the next to try
-        np.zeros(MAX_SEARCH_DEPTH + 1, np.float64),  # 7 best value per level
-        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),  # 8 undo tokens of the search path
-        np.zeros(MAX_MOVES, np.float64),  # 9 children's static scores
-        np.zeros(52, np.int64),  # 10 card depths
-        np.zeros(SCRATCH_SIZE, np.int64),  # 11 move generator scratch
-        np.zeros(MAX_MOVES, np.int64),  # 12 the legal actions of the position played
-        np.zeros(PH_SIZE, np.uint64),  # 13 the position's pile keys (its hash, kept as moves are played)
-        np.zeros(MAX_MOVES, np.int64),  # 14 the evaluation's move buffer (its mobility term)
-        np.zeros(capacity, np.int64),  # 15 planning players (kernels/planners.py): the line they replay
-        np.zeros(capacity, np.uint64),  # 16 the key of the position before each of its moves
-        np.zeros(L_SIZE, np.int64),  # 17 its length, next move, nodes spent, moves played
+    """A player's memory (a seen-set of ``capacity`` slots, chosen bases) and search buffers: a :data:`Workspace`."""
+    return Workspace(
+        np.zeros(capacity, np.uint64),
+        np.zeros(capacity, np.int64),
+        np.zeros(META_SIZE, np.int64),
+        np.full(4, -1, np.int64),
+        np.zeros((MAX_SEARCH_DEPTH + 1, MAX_MOVES), np.int64),
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.float64),
+        np.zeros(MAX_SEARCH_DEPTH + 1, np.int64),
+        np.zeros(MAX_MOVES, np.float64),
+        np.zeros(52, np.int64),
+        np.zeros(SCRATCH_SIZE, np.int64),
+        np.zeros(MAX_MOVES, np.int64),
+        np.zeros(PH_SIZE, np.uint64),
+        np.zeros(MAX_MOVES, np.int64),
+        np.zeros(capacity, np.int64),
+        np.zeros(capacity, np.uint64),
+        np.zeros(L_SIZE, np.int64),
     )
 
 
@@ -90,23 +111,24 @@ def decide(s, r, kind, w, rng, ws, acts, n):
 
     The caller has remembered ``s`` in the workspace's seen-set, and its pile keys are in the workspace.
     """
-    table, used, meta, tb, stack, cnt, idx, best, tok, fscratch, depth, gscratch, _, ph, ebuf, plan, plan_keys, lm = ws
+    table, meta, tb, ph, gscratch, ebuf = ws.seen, ws.meta, ws.bases, ws.keys, ws.scratch, ws.move_buffer
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
     if meta[M_TB_DONE] == 0:  # the deal's first decision
         if w[P_CHOOSE_BASE] == BASE_WHOLE_BOARD:
-            choose_target_bases(s, r, tb, depth)
+            choose_target_bases(s, r, tb, ws.card_depths)
         elif w[P_CHOOSE_BASE] == BASE_RANDOM:
             random_target_bases(s, r, tb, rng)
         else:
             tb[:] = -1
         meta[M_TB_DONE] = 1
-        lm[:] = 0
+        ws.line_state[:] = 0
     if kind >= BEAM:
-        return plan_decide(s, r, kind, w, rng, plan, plan_keys, lm, table, tb, ph, ebuf, gscratch)
+        return plan_decide(s, r, kind, w, rng, ws.line, ws.line_keys, ws.line_state, table, tb, ph, ebuf, gscratch)
     if kind == STRATEGIST:
         return _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph)
-    return _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscratch, gscratch, ebuf, ph)
+    return _decide_greedy(s, r, w, tb, table, acts, n, ws.children, ws.n_children, ws.next_child, ws.best, ws.tokens,
+                          ws.child_scores, gscratch, ebuf, ph)
 
 
 @njit(cache=True)

@@ -72,17 +72,17 @@ class CompiledPlayer:
         return f"<CompiledPlayer {self.choice.label}>"
 
     def choose(self, state) -> Move | None:
-        if self._ws[players_kernel.WS_META][M_USED] * 2 >= len(self._ws[players_kernel.WS_SEEN]):  # a longer game than planned: grow the seen-set
+        if self._ws.meta[M_USED] * 2 >= len(self._ws.seen):  # a longer game than planned: grow the seen-set
             self._grow()
         a = play_kernel.choose_move(state.array, state.rules_array, self._kind, self._w, self._rng, self._ws)
         return None if a < 0 else Move.from_action(int(a))
 
     def _grow(self) -> None:
-        table, used, meta = self._ws[players_kernel.WS_SEEN], self._ws[players_kernel.WS_USED], self._ws[players_kernel.WS_META]
-        keys = table[used[: meta[M_USED]]]
-        done = meta[M_TB_DONE]
-        fresh = players_kernel.workspace(2 * len(table))
-        self._ws = fresh[:players_kernel.WS_META + 1] + self._ws[players_kernel.WS_META + 1 :]  # a bigger seen-set; the rest kept
+        ws = self._ws
+        keys = ws.seen[ws.used[: ws.meta[M_USED]]]
+        done = ws.meta[M_TB_DONE]
+        fresh = players_kernel.workspace(2 * len(ws.seen))
+        self._ws = ws = ws._replace(seen=fresh.seen, used=fresh.used, meta=fresh.meta)  # a bigger seen-set; the rest kept
         for h in keys:
-            remember(self._ws[players_kernel.WS_SEEN], self._ws[players_kernel.WS_USED], self._ws[players_kernel.WS_META], h)
-        self._ws[players_kernel.WS_META][M_TB_DONE] = done
+            remember(ws.seen, ws.used, ws.meta, h)
+        ws.meta[M_TB_DONE] = done
