@@ -13,6 +13,8 @@ are searched, and in which order, is :mod:`.pruning`.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -53,35 +55,38 @@ CTX_SIZE = 10
 KIDS_PER_LEVEL = 8  #: the children's stack holds this many a level of the path on average (it grows with the path)
 
 #: the slots of a search's workspace (:func:`workspace`)
-W_PH, W_TABLE, W_KIDS, W_KID_OFF, W_KID_N, W_KID_I, W_TOKENS, W_COMP, W_SCC, W_CTX = range(10)
-W_QT, W_QCTX, W_QPATH, W_QKIDS = range(10, 14)  #: the dead-end test's
+#: a search's arrays (:func:`workspace`), by name; the caller replaces one by a larger one with ``_replace``
+SearchSpace = namedtuple("SearchSpace", [
+    "keys",  # the live position's pile keys
+    "table",  # the transposition table
+    "kids",  # the children of every position on the path, one flat stack
+    "kid_off",  # where depth d's children start in it
+    "kid_n",  # how many
+    "kid_i",  # the next to try
+    "tokens",  # the undo tokens of the path
+    "comp",  # Tarjan's discovery numbers and low links
+    "scc",  # the open components
+    "ctx",  # the ``C_`` fields
+    "qt", "qctx", "qpath", "qkids",  # the dead-end test's table, counters and work arrays (:mod:`.deadend`)
+])
 
 
 def workspace(table, depth, dead_end):
-    """A search's arrays as one tuple: ``table`` (its transposition table), the path's arrays ``depth`` long,
-    and ``dead_end`` (the dead-end test's table, counters and work arrays, :mod:`.deadend`).
+    """A search's arrays as one :data:`SearchSpace`: ``table`` (its transposition table), the path's arrays
+    ``depth`` long, and ``dead_end`` (the dead-end test's table, counters and work arrays, :mod:`.deadend`).
 
     ``kids`` is one flat stack of the children of every position on the path
     (depth ``d``'s at ``kid_off[d]``, ``kid_n[d]`` of them, the next to try
     ``kid_i[d]``); ``tokens`` are the undo tokens of the path; ``comp`` and
     ``scc`` Tarjan's discovery numbers, low links and open components
     (:func:`search`); ``ctx`` the ``C_`` fields. The caller may replace an
-    array by a larger one (the slots are the ``W_`` numbers).
+    array by a larger one (``SearchSpace._replace``).
     """
     qt, qctx, qpath, qkids = dead_end
-    return (
-        np.zeros(PH_SIZE, np.uint64),  # W_PH: the live position's pile keys
-        table,  # W_TABLE
-        np.empty(depth * KIDS_PER_LEVEL, np.int16),  # W_KIDS
-        np.zeros(depth, np.int32),  # W_KID_OFF
-        np.zeros(depth, np.int16),  # W_KID_N
-        np.zeros(depth, np.int16),  # W_KID_I
-        np.zeros(depth, np.int32),  # W_TOKENS
-        np.zeros((depth, 3), np.int64),  # W_COMP
-        np.zeros(depth, np.int64),  # W_SCC
-        np.zeros(CTX_SIZE, np.int64),  # W_CTX
-        qt, qctx, qpath, qkids,  # W_QT, W_QCTX, W_QPATH, W_QKIDS
-    )
+    return SearchSpace(np.zeros(PH_SIZE, np.uint64), table, np.empty(depth * KIDS_PER_LEVEL, np.int16),
+                       np.zeros(depth, np.int32), np.zeros(depth, np.int16), np.zeros(depth, np.int16),
+                       np.zeros(depth, np.int32), np.zeros((depth, 3), np.int64), np.zeros(depth, np.int64),
+                       np.zeros(CTX_SIZE, np.int64), qt, qctx, qpath, qkids)
 
 
 # --------------------------------------------------------------------------
@@ -258,8 +263,8 @@ def _start(s, r, ws, prune, track, loc, bufs):
 
     Returns ``RUNNING``, or the verdict when there is nothing to search.
     """
-    ph, tt, comp, scc, ctx = ws[W_PH], ws[W_TABLE], ws[W_COMP], ws[W_SCC], ws[W_CTX]
-    kids, kid_off, kid_n, kid_i = ws[W_KIDS], ws[W_KID_OFF], ws[W_KID_N], ws[W_KID_I]
+    ph, tt, comp, scc, ctx = ws.keys, ws.table, ws.comp, ws.scc, ws.ctx
+    kids, kid_off, kid_n, kid_i = ws.kids, ws.kid_off, ws.kid_n, ws.kid_i
     ctx[C_STARTED] = 1
     pile_keys(s, r, ph)
     if cards_home(s) > ctx[C_MOST_HOME]:

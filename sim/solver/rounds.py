@@ -117,25 +117,25 @@ class Search:
         self.ctx[search_kernel.C_STATUS] = search_kernel.RUNNING
         self.forgotten = 0  #: table entries forgotten to make room (FORGET_LOST)
 
-    def _put(self, slot: int, array: np.ndarray) -> None:
-        """Replace the workspace's array ``slot`` (a larger table, a longer path)."""
-        self.ws = self.ws[:slot] + (array,) + self.ws[slot + 1:]
+    def _put(self, **arrays: np.ndarray) -> None:
+        """Replace the workspace's arrays by name (a larger table, a longer path)."""
+        self.ws = self.ws._replace(**arrays)
 
     @property
     def table(self) -> np.ndarray:
-        return self.ws[search_kernel.W_TABLE]
+        return self.ws.table
 
     @property
     def scc(self) -> np.ndarray:
-        return self.ws[search_kernel.W_SCC]
+        return self.ws.scc
 
     @property
     def tokens(self) -> np.ndarray:
-        return self.ws[search_kernel.W_TOKENS]
+        return self.ws.tokens
 
     @property
     def ctx(self) -> np.ndarray:
-        return self.ws[search_kernel.W_CTX]
+        return self.ws.ctx
 
     def restart(self, order: int) -> None:
         """Search again from the start in move order ``order``, keeping the table's proved losses.
@@ -189,7 +189,7 @@ class Search:
                     return status
                 bigger = np.zeros((self.table.shape[0] * 2, 2), np.uint64)
                 solver_table.rehash(self.table, bigger, self.scc, self.ctx[search_kernel.C_SCC_TOP])
-                self._put(search_kernel.W_TABLE, bigger)
+                self._put(table=bigger)
             elif status == search_kernel.TABLE_FULL and self.prune & pruning.FORGET_LOST and not self.prune & pruning.PRUNE_SAME_CARD:
                 if not self._forget():
                     return status
@@ -198,7 +198,7 @@ class Search:
             elif status == search_kernel.SCC_FULL:
                 scc = np.zeros(2 * self.scc.shape[0], np.int64)
                 scc[: self.scc.shape[0]] = self.scc
-                self._put(search_kernel.W_SCC, scc)
+                self._put(scc=scc)
             else:
                 return status
             self.ctx[search_kernel.C_STATUS] = search_kernel.PAUSED
@@ -219,16 +219,16 @@ class Search:
     def _grow_stack(self) -> None:
         """Double the path arrays (depth-first paths can run to millions of moves)."""
         d = self.tokens.shape[0]
-        for slot in (search_kernel.W_KID_OFF, search_kernel.W_KID_N, search_kernel.W_KID_I, search_kernel.W_TOKENS, search_kernel.W_COMP):
-            old = self.ws[slot]
+        for name in ("kid_off", "kid_n", "kid_i", "tokens", "comp"):
+            old = getattr(self.ws, name)
             new = np.zeros((2 * d,) + old.shape[1:], old.dtype)
             new[:d] = old
-            self._put(slot, new)
-        old = self.ws[search_kernel.W_KIDS]
+            self._put(**{name: new})
+        old = self.ws.kids
         if old.shape[0] < search_kernel.KIDS_PER_LEVEL * 2 * d:
             kids = np.empty(max(2 * old.shape[0], search_kernel.KIDS_PER_LEVEL * 2 * d), np.int16)
             kids[: old.shape[0]] = old
-            self._put(search_kernel.W_KIDS, kids)
+            self._put(kids=kids)
 
     def moves(self) -> list[Move]:
         """The path from the start: a win, once the status says so."""
@@ -237,7 +237,7 @@ class Search:
     def free(self) -> None:
         """Give the table's slots back to the call's other searches."""
         self.slots.give_back(self.table.shape[0])
-        self._put(search_kernel.W_TABLE, np.zeros((0, 2), np.uint64))
+        self._put(table=np.zeros((0, 2), np.uint64))
 
 
 def run_until(search: Search, node_limit: int, deadline: float, tick=None) -> Result | None:
