@@ -42,7 +42,8 @@ def deals(
 ) -> None:
     """Deals of a game picked by difficulty, from the shipped catalogue of every deal's difficulty index (the solver's
     corridor: sim/solver/corridor.py), first by deal number; when it holds too few, the next deals are judged here
-    (said on stderr). Bands: easy, medium and hard are each game's thirds of the index over its winnable deals."""
+    (said on stderr). Bands: easy, medium and hard are each game's thirds of the index over its winnable deals.
+    --export pysol writes PySol's game numbers instead, each with its verdict, rating and tier (analysis/catalogue.py)."""
     from analysis import difficulty as difficulty_analysis
 
     from ..core.deals import DEFAULT_SEED, PYSOL_SEED
