@@ -18,6 +18,7 @@ from sim.kernels import play as play_kernel
 from sim.core.moves import N_ACTIONS
 from sim.kernels.legal import SCRATCH_SIZE
 from sim.players.compiled import kind_of, weights
+from sim.kernels.params import record
 from sim.players.loop import play, play_choice
 from sim.players.spec import UnknownPlayerError
 from sim.players.registry import choose_player, parse_player, registry
@@ -168,25 +169,17 @@ def test_evaluation_terms_on_a_small_board():
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
     bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
-    w = np.zeros(evaluate.N_WEIGHTS)
-    w[evaluate.W_HOME] = 1
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 12
-    w[:] = 0
-    w[evaluate.W_EMPTY] = 1
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 4
-    w[:] = 0
-    w[evaluate.W_DEPTH] = 1  # next needed: KC (depth 0) and the three Aces (depth 0)
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
-    w[:] = 0
-    w[evaluate.W_SEQ] = 1  # each of the three K..A piles is one built run of 12 links
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 36
-    w[:] = 0
-    w[evaluate.W_BLOCK] = 1  # nothing lies above a card needed before it
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0
+    def score(**weights):  # the evaluation with only the named weights on (a parameter record, read by name)
+        return evaluate.evaluate(state.array, state.rules_array, record(weights)[0], tb, *bufs)
+
+    assert score(home=1) == 12
+    assert score(empty=1) == 4
+    assert score(dig=1) == 0  # next needed: KC (depth 0) and the three Aces (depth 0)
+    assert score(seq=1) == 36  # each of the three K..A piles is one built run of 12 links
+    assert score(block=1) == 0  # nothing lies above a card needed before it
     state.push("1-F")
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == 0  # still no blockers
-    w[evaluate.W_BALANCE] = 1
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == -13
+    assert score(block=1) == 0  # still no blockers
+    assert score(block=1, balance=1) == -13
 
 
 def test_the_last_rank_term_counts_the_cards_buried_under_it():
@@ -203,9 +196,7 @@ def test_the_last_rank_term_counts_the_cards_buried_under_it():
     state = g.from_board(board)
     tb = np.full(4, -1, np.int64)
     bufs = (np.zeros(N_ACTIONS, np.int64), np.zeros(SCRATCH_SIZE, np.int64))
-    w = np.zeros(evaluate.N_WEIGHTS)
-    w[evaluate.W_LAST] = 1
-    assert evaluate.evaluate(state.array, state.rules_array, w, tb, *bufs) == -5
+    assert evaluate.evaluate(state.array, state.rules_array, record({"last": 1})[0], tb, *bufs) == -5
 
 
 def test_a_random_base_is_drawn_once_per_deal_and_kept():
@@ -264,6 +255,24 @@ def test_a_compiled_player_is_a_kind_and_a_spec():
     # its own weights: another game than greedy's where an empty pile weighs (deal 10 of Beleaguered Castle)
     mine, greedy = (chunk_rows("beleaguered-castle", spec, range(1, 11))[PLAYED] for spec in ("test-hoarder", "greedy"))
     assert np.array_equal(mine[:9], greedy[:9]) and mine[9] != greedy[9]
+
+
+def test_every_parameter_of_a_built_in_compiled_player_is_one_field_of_the_record_read_by_name():
+    """The kernels read a player's parameters by name from one record (sim/kernels/params.py): each declared once,
+    a count an integer field end to end, a name no field is (a plug-in's own) left out of it."""
+    from sim.kernels.params import FIELDS, PARAMS
+    from sim.players.builtin import BUILTIN_PLAYERS
+
+    assert len({name for name, _, _ in FIELDS}) == len(FIELDS) == len(PARAMS.names)
+    for spec in BUILTIN_PLAYERS:
+        if spec.kernel is not None:
+            assert {p.name for p in spec.params} <= set(PARAMS.names), spec.name
+    beam = parse_player("beam:width=8,budget=4000000")
+    w = weights(beam.params)
+    assert w.dtype == PARAMS and w.shape == (1,)
+    assert w["width"][0] == 8 and w["budget"][0] == 4_000_000 and PARAMS["budget"] == np.int64
+    assert w["depth"][0] == 1 and w["home"][0] == beam.params["home"]  # (a record's depth is 1 unless set)
+    assert weights({"mine": 3.0, "width": 2.5})["width"][0] == 2  # a count is truncated as np.int64(2.5) is
 
 
 def test_parameters_parse_validate_and_label():

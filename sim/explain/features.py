@@ -206,12 +206,12 @@ def feature_hash() -> str:
 
 @lru_cache(maxsize=1)
 def _probe_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What the kernel reads of the probes: kinds, parameter arrays, move caps, stream salts."""
+    """What the kernel reads of the probes: kinds, parameter records, move caps, stream salts."""
     from ..players.compiled import kind_of, weights
     from ..players.registry import parse_player
 
     choices = [parse_player(p.player) for p in PROBES]
-    return (np.array([kind_of(c) for c in choices], np.int64), np.array([weights(c.params) for c in choices], np.float64),
+    return (np.array([kind_of(c) for c in choices], np.int64), np.concatenate([weights(c.params) for c in choices]),
             np.array([c.max_moves for c in choices], np.int64), np.array([c.spec.salt for c in choices], np.int64))
 
 

@@ -2,9 +2,9 @@
 
 :func:`plan_beam` runs beams of growing width until one wins or the node
 budget is spent (:func:`beam_line` is one beam); :mod:`.planners` keeps and
-replays the line it returns. The beam's own parameters are declared here
-(``P_*`` slots of the parameter array, :data:`SLOTS`); the evaluation's
-weights are :mod:`.evaluate`'s, the budget and move cap :mod:`.planners`'.
+replays the line it returns. Its parameters (width, grow, patience, spread,
+with the evaluation's weights and the planners' budget and move cap) are
+fields of the one parameter record, :mod:`.params`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,7 @@ from .legal import legal_actions
 from .home_first import forced, line_value, score
 from .seen import key, seen, slot
 
-# the beam's slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
-P_WIDTH = 8  #: positions kept per layer by the first beam; greedy's and lookahead's ``width`` too (one name, one slot)
-P_GROW = 16  #: width factor between restarts (1: none)
-P_PATIENCE = 17  #: layers without a new card home before a beam stops
-P_SPREAD = 20  #: children of one position kept in a layer at most (0: any number)
-#: parameter name -> slot, for the parameters above
-SLOTS = {"width": P_WIDTH, "grow": P_GROW, "patience": P_PATIENCE, "spread": P_SPREAD}
+# the beam reads the parameter record's (:mod:`.params`) width, grow, patience and spread
 
 MAX_WIDTH = 1 << 16
 _MAX_LINKS = 1 << 25  #: parent links kept at most (layers x width)
@@ -176,7 +170,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     earlier layer kept (nor the game saw); the ``width`` best by the
     evaluation, each position once, make the next layer. The search stops
     at a win, an empty layer, ``max_len`` layers, the budget, or
-    ``w[P_PATIENCE]`` layers without a new card home. The line ends at the
+    ``w.patience`` layers without a new card home. The line ends at the
     win, else at the best position met (:func:`.home_first.score`).
     """
     local = np.zeros(1 << 12, np.uint64)  # the closed set: every position a layer kept
@@ -191,7 +185,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     cand = (np.empty(m_cand, np.int64), np.empty(m_cand, np.int64), np.empty(m_cand, np.float64), np.empty(m_cand, np.uint64))
     acts = np.empty(MAX_MOVES, np.int64)
     kept = np.zeros(width, np.int64)
-    spread = np.int64(w[P_SPREAD])
+    spread = w.spread
     cur[0] = s
     cph[0] = ph
     _add(local, key(ph, s))
@@ -203,7 +197,7 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
     most_home = cards_home(s)
     last_gain = 0
     nodes = 1
-    patience = max(1, np.int64(w[P_PATIENCE]))
+    patience = max(1, w.patience)
     for d in range(min(max_len, _MAX_LINKS // width)):
         nc, nodes, won_i, won_a = _expand(cur, cph, n_cur, r, w, tb, game, local, acts, cand, nodes, budget, ebuf, gscratch)
         if won_i >= 0:
@@ -234,8 +228,8 @@ def beam_line(s, r, w, tb, ph, game, width, budget, max_len, line, ebuf, gscratc
 @njit(cache=True)
 def plan_beam(s, r, w, tb, ph, game, budget, max_len, line, ebuf, gscratch):
     """Beams of growing width until a win or the budget is spent: (moves in ``line``, nodes spent)."""
-    width = max(1, np.int64(w[P_WIDTH]))
-    grow = np.int64(w[P_GROW])
+    width = max(1, w.width)
+    grow = w.grow
     tmp = np.empty(max_len, np.int64)
     spent = 0
     best = -np.inf

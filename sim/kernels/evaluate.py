@@ -1,12 +1,10 @@
 """The players' one evaluation of a position: what greedy, lookahead, strategist and the planners think is good.
 
 The players differ in how they search with it, not in what they think a
-good position is. Its weights are slots of the one float64 parameter array
-every compiled player receives (``W_*`` below, :data:`SLOTS` by name),
-filled from named parameters by :mod:`sim.players.compiled`. The array's
-other slots are the players' own parameters, each declared beside the code
-that reads it (:mod:`.players`, :mod:`.planners`, :mod:`.beam`,
-:mod:`.rollouts`).
+good position is. Its weights are fields of the one parameter record every
+compiled player receives (:mod:`.params`: ``w.home``, ``w.empty``...),
+filled from named parameters by :mod:`sim.players.compiled`; the record's
+other fields are the players' own parameters.
 """
 
 from __future__ import annotations
@@ -18,21 +16,6 @@ from ..core.rules import FoundationBase
 from .legal import fits, legal_actions
 from .rng import rand_below
 from .layout import CAP, R_BASE_POLICY, R_NPILES, R_NTAB, S_BASE, S_CARDS, S_FOUND, S_HEIGHT
-
-# the evaluation's slots of the float64 parameter array every compiled player receives
-W_HOME = 0
-W_EMPTY = 1
-W_DEPTH = 2
-W_BLOCK = 3
-W_SEQ = 4
-W_BALANCE = 5
-W_MOBILITY = 11
-W_LAST = 18  #: penalty per card buried under a card of the last foundation order (the rank below the base)
-#: parameter name -> slot, for the weights above
-SLOTS = {"home": W_HOME, "empty": W_EMPTY, "dig": W_DEPTH, "block": W_BLOCK, "seq": W_SEQ, "balance": W_BALANCE,
-         "mobility": W_MOBILITY, "last": W_LAST}
-#: the array's length: the evaluation's weights and every player's own parameters, with room for a few more
-N_WEIGHTS = 24
 
 WON_BONUS = 1e9
 STUCK_PENALTY = 1e6
@@ -47,24 +30,24 @@ _INDEPENDENT = int(FoundationBase.FIRST_CARD_INDEPENDENT)
 
 @njit(cache=True)
 def evaluate(s, r, w, target_base, moves, scratch):
-    """The score of position ``s`` under weights ``w``, higher is better::
+    """The score of position ``s`` under the weights of the parameter record ``w`` (:mod:`.params`), higher is better::
 
-        W_HOME    * cards on the foundations
-      + W_EMPTY   * empty tableau piles
-      - W_DEPTH   * sum over unfinished suits of the depth (cards above it) of
-                    the suit's next needed card
-      - W_BLOCK   * blockers: cards lying above a card of lower foundation order
-                    (each must move before the card under it can go home)
-      + W_SEQ     * cards resting on a card they could legally be moved onto
-                    (built sequences, the wrap K-on-A included where the game wraps)
-      - W_BALANCE * (most cards home in one suit - fewest in another)
-      + W_MOBILITY * legal moves (capped at 16)
-      - W_LAST    * cards lying under a card of the last foundation order (the
-                    rank below the base: Kings where the base is the Ace), which
-                    goes home only at the very end
+        w.home     * cards on the foundations
+      + w.empty    * empty tableau piles
+      - w.dig      * sum over unfinished suits of the depth (cards above it) of
+                     the suit's next needed card
+      - w.block    * blockers: cards lying above a card of lower foundation order
+                     (each must move before the card under it can go home)
+      + w.seq      * cards resting on a card they could legally be moved onto
+                     (built sequences, the wrap K-on-A included where the game wraps)
+      - w.balance  * (most cards home in one suit - fewest in another)
+      + w.mobility * legal moves (capped at 16)
+      - w.last     * cards lying under a card of the last foundation order (the
+                     rank below the base: Kings where the base is the Ace), which
+                     goes home only at the very end
       + WON_BONUS if all 52 cards are home; - STUCK_PENALTY if no move is legal
-                    (tested with the mobility term: a zero W_MOBILITY skips both,
-                    and the move generation they cost)
+                     (tested with the mobility term: a zero w.mobility skips both,
+                     and the move generation they cost)
 
     "Next needed card" needs a base rank: the foundation's own once set, else
     the player's target base (``target_base[suit]``, -1 for "unknown": that
@@ -83,7 +66,7 @@ def evaluate(s, r, w, target_base, moves, scratch):
         if n < lo:
             lo = n
     if home == 52:
-        return WON_BONUS + w[W_HOME] * 52
+        return WON_BONUS + w.home * 52
     empty = 0
     blockers = 0
     seq = 0
@@ -120,16 +103,16 @@ def evaluate(s, r, w, target_base, moves, scratch):
             if o == 12:
                 last_at = i
         buried += last_at
-    mobility = legal_actions(s, r, moves, scratch) if w[W_MOBILITY] != 0 else 1  # (the move generation is half the cost)
+    mobility = legal_actions(s, r, moves, scratch) if w.mobility != 0 else 1  # (the move generation is half the cost)
     score = (
-        w[W_HOME] * home
-        - w[W_BALANCE] * (hi - lo)
-        + w[W_EMPTY] * empty
-        - w[W_BLOCK] * blockers
-        + w[W_SEQ] * seq
-        - w[W_DEPTH] * depth_sum
-        + w[W_MOBILITY] * min(mobility, MOBILITY_CAP)
-        - w[W_LAST] * buried
+        w.home * home
+        - w.balance * (hi - lo)
+        + w.empty * empty
+        - w.block * blockers
+        + w.seq * seq
+        - w.dig * depth_sum
+        + w.mobility * min(mobility, MOBILITY_CAP)
+        - w.last * buried
     )
     if mobility == 0:
         score -= STUCK_PENALTY

@@ -43,12 +43,7 @@ BEAM = 3
 ROLLOUT = 4
 NMCS = 5
 
-# the slots of the float64 parameter array every planning player reads (:data:`sim.players.compiled.SLOTS`
-# gathers every player's)
-P_BUDGET = 12  #: nodes per deal
-P_MAX_MOVES = 14  #: the move cap (a plan never runs past it)
-#: parameter name -> slot, for the parameters above
-SLOTS = {"budget": P_BUDGET, "max_moves": P_MAX_MOVES}
+# every planning player reads the parameter record's (:mod:`.params`) budget and max_moves
 
 # slots of a planning player's meta array (workspace)
 L_LEN = 0  #: moves in the plan
@@ -80,8 +75,8 @@ def plan_decide(s, r, kind, w, rng, plan, plan_keys, lm, game, tb, ph, ebuf, gsc
         return plan[pos]
     lm[L_LEN] = 0
     lm[L_POS] = 0
-    max_len = np.int64(w[P_MAX_MOVES]) - lm[L_CALLS]
-    budget = np.int64(w[P_BUDGET]) - lm[L_NODES]
+    max_len = w.max_moves - lm[L_CALLS]
+    budget = w.budget - lm[L_NODES]
     if max_len > plan.shape[0]:
         max_len = plan.shape[0]
     if max_len > 0 and budget > 0:

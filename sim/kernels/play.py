@@ -137,7 +137,7 @@ def _play_deals(r, kind, w, seed, deals, starts, max_moves, salt, out, owned, st
             n = observe(s, r, ph, table, used, meta, row, acts, scratch, max_moves)
             if n < 0:
                 break
-            a = decide(s, r, kind, w, rng, ws, acts, n)
+            a = decide(s, r, kind, w[0], rng, ws, acts, n)
             if a < 0:
                 row.result = GAVE_UP
                 break
@@ -193,7 +193,7 @@ def choose_move(s, r, kind, w, rng, ws):
     n = legal_actions(s, r, acts, ws.scratch)
     if n == 0:
         return -1
-    return decide(s, r, kind, w, rng, ws, acts, n)
+    return decide(s, r, kind, w[0], rng, ws, acts, n)
 
 
 @njit(cache=True)

@@ -3,7 +3,7 @@
 Kinds: ``RANDOM`` draws a uniform legal move from the deal's own splitmix64
 stream; ``GREEDY`` plays a foundation move whenever one exists, otherwise
 the move whose resulting position scores best under
-:func:`.evaluate.evaluate`, searched ``P_DEPTH`` plies deep (1 for greedy,
+:func:`.evaluate.evaluate`, searched ``depth`` plies deep (1 for greedy,
 more for lookahead); ``STRATEGIST`` applies the rule sheet's advice
 (:func:`_decide_strategist`). GREEDY and STRATEGIST never move to a
 position already seen in the game (:mod:`.seen`).
@@ -23,7 +23,6 @@ from numba import njit
 from ..core.moves import FOUNDATION, MAX_MOVES, N_TARGETS
 from ..core.rules import MAX_PILES
 from .apply_undo import apply, undo
-from .beam import P_WIDTH
 from .hashing import PH_SIZE, apply_keyed, undo_keyed
 from .legal import SCRATCH_SIZE, foundation_accepts, legal_actions, pile_accepts
 from .evaluate import choose_target_bases, evaluate, random_target_bases
@@ -40,18 +39,9 @@ KINDS = {"random": RANDOM, "greedy": GREEDY, "strategist": STRATEGIST, "beam": B
 
 MAX_SEARCH_DEPTH = 8
 
-# these players' slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
-W_WRAP = 6  #: strategist: bonus for a move putting a King on an Ace
-P_DEPTH = 7  #: greedy, lookahead: plies searched (1 = one-move greedy)
-# P_WIDTH (imported): greedy, lookahead: children expanded per searched node by static score (0 = all)
-P_KEEP_EMPTY = 9  #: strategist: cost of filling an empty pile without unlocking anything
-P_CHOOSE_BASE = 10  #: every player but random (the planners too): how the base rank is chosen (``BASE_*`` below)
-P_EVEN = 19  #: strategist: 1 bank evenly (only safe cards go home at once), 0 every card home as soon as it can go
-#: parameter name -> slot, for the parameters above
-SLOTS = {"wrap": W_WRAP, "depth": P_DEPTH, "width": P_WIDTH, "keep_empty": P_KEEP_EMPTY, "choose_base": P_CHOOSE_BASE,
-         "even": P_EVEN}
+# these players read the parameter record's (:mod:`.params`) wrap, depth, width, keep_empty, choose_base and even
 
-#: ``P_CHOOSE_BASE`` values: how a player that may choose its base rank chooses it
+#: ``choose_base`` values: how a player that may choose its base rank chooses it
 BASE_FIRST_FOUNDED = 0  #: no aim: the first card founded sets it
 BASE_WHOLE_BOARD = 1  #: the rank whose four cards lie shallowest (the rule sheet's advice)
 BASE_RANDOM = 2  #: a rank drawn at random at the deal's first decision
@@ -115,9 +105,9 @@ def decide(s, r, kind, w, rng, ws, acts, n):
     if kind == RANDOM:
         return acts[rand_below(rng, n)]
     if meta[M_TB_DONE] == 0:  # the deal's first decision
-        if w[P_CHOOSE_BASE] == BASE_WHOLE_BOARD:
+        if w.choose_base == BASE_WHOLE_BOARD:
             choose_target_bases(s, r, tb, ws.card_depths)
-        elif w[P_CHOOSE_BASE] == BASE_RANDOM:
+        elif w.choose_base == BASE_RANDOM:
             random_target_bases(s, r, tb, rng)
         else:
             tb[:] = -1
@@ -151,8 +141,8 @@ def _decide_greedy(s, r, w, tb, table, acts, n, stack, cnt, idx, best, tok, fscr
                 choice = a
     if choice >= 0:
         return choice
-    plies = np.int64(w[P_DEPTH]) - 1
-    width = np.int64(w[P_WIDTH])
+    plies = w.depth - 1
+    width = w.width
     for k in range(n):
         a = acts[k]
         t = apply_keyed(s, r, ph, a)
@@ -241,7 +231,7 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
 
     1. Base rank (Selective Castle): the target chosen from the whole board;
        no foundation is started with another rank.
-    2. Bank evenly (``P_EVEN``): a foundation move is played at once only
+    2. Bank evenly (``even``): a foundation move is played at once only
        when it is safe, i.e. every card one place lower in foundation order
        is already home (no tableau card could still want to rest on it);
        other foundation moves compete with the rest, the score's balance
@@ -250,7 +240,7 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
     5. Plan for the rank below the base: cards buried under it are
        penalised (``W_LAST`` of the evaluation).
     3. Use the wrap: a King put on an Ace earns ``W_WRAP``.
-    4. Keep empty piles: filling an empty pile costs ``P_KEEP_EMPTY`` unless
+    4. Keep empty piles: filling an empty pile costs ``keep_empty`` unless
        the card is a King (it will never block there) or the card it
        uncovers can then move to a foundation or onto another pile (the
        move unlocks something).
@@ -267,7 +257,7 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
                 continue
             base = card % 13
         order = (card % 13 - base + 13) % 13
-        if w[P_EVEN] == 0 or order <= 1 or _order_home(s, order - 1):
+        if w.even == 0 or order <= 1 or _order_home(s, order - 1):
             t = apply_keyed(s, r, ph, a)
             fresh = not seen(table, key(ph, s))
             undo_keyed(s, r, ph, t)
@@ -287,15 +277,15 @@ def _decide_strategist(s, r, w, tb, table, acts, n, gscratch, ebuf, ph):
         bonus = 0.0
         if dst != FOUNDATION and card % 13 == 12 and s[S_HEIGHT + dst] > 0:
             if s[S_CARDS + dst * CAP + s[S_HEIGHT + dst] - 1] % 13 == 0:
-                bonus = w[W_WRAP]
+                bonus = w.wrap
         t = apply_keyed(s, r, ph, a)
         if seen(table, key(ph, s)):
             undo_keyed(s, r, ph, t)
             continue
         v = evaluate(s, r, w, tb, ebuf, gscratch) + bonus
         undo_keyed(s, r, ph, t)
-        if into_empty and card % 13 != 12 and w[P_KEEP_EMPTY] != 0 and not _unlocks(s, r, a):
-            v -= w[P_KEEP_EMPTY]
+        if into_empty and card % 13 != 12 and w.keep_empty != 0 and not _unlocks(s, r, a):
+            v -= w.keep_empty
         if v > best_v:
             best_v = v
             choice = a

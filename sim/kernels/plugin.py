@@ -257,7 +257,7 @@ def depths(v):
 @njit(cache=True, inline="always")
 def score(v):
     """The built-in players' evaluation of the position (sim/kernels/evaluate.py) under the plug-in's weights."""
-    return evaluate(v.state, v.rules, v.weights, v.bases, v.evalbuf, v.scratch)
+    return evaluate(v.state, v.rules, v.weights[0], v.bases, v.evalbuf, v.scratch)
 
 
 @njit(cache=True, inline="always")

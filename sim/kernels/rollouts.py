@@ -6,8 +6,8 @@ its end and moves to the child whose line ends best; level 0 is greedy
 2004) nests plain greedy; nmcs (Cazenave 2009) adds random noise to each
 child's score in its playouts and remembers and follows the best line met
 at each level. :func:`plan_nested` is their entry point from
-:mod:`.planners`, which keeps and replays the line. Their own parameters are
-declared here (``P_*`` slots of the parameter array, :data:`SLOTS`).
+:mod:`.planners`, which keeps and replays the line. Their own parameters
+(level, noise) are fields of the one parameter record, :mod:`.params`.
 
 A line never passes twice through one position: the positions of the
 current path are kept in a hash set (:func:`_set_on`).
@@ -27,11 +27,7 @@ from .home_first import forced, score
 from .rng import rand_unit
 from .seen import key, power_of_two_at_least, seen, slot
 
-# the rollouts' slots of the float64 parameter array (:data:`sim.players.compiled.SLOTS` gathers every player's)
-P_LEVEL = 13  #: nesting level
-P_NOISE = 15  #: nmcs: size of the uniform draw added to each score of its playouts
-#: parameter name -> slot, for the parameters above
-SLOTS = {"level": P_LEVEL, "noise": P_NOISE}
+# the rollouts read the parameter record's (:mod:`.params`) level and noise
 
 #: a line scoring this much is won: its score holds ``WON_BONUS``, which no other term comes near
 WON_LINE = WON_BONUS / 10
@@ -219,7 +215,7 @@ def plan_nested(s, r, w, tb, ph, game, nmcs, budget, max_len, line, rng, ebuf, g
     flags = np.zeros(cap + 1, np.int64)
     _set_on(path, flags, key(ph, s), 1)
     spent = np.zeros(1, np.int64)
-    noise = w[P_NOISE] if nmcs else 0.0
-    n, _, _ = nested(max(np.int64(w[P_LEVEL]), 1), s, r, w, tb, ph, game, path, flags, max_len, noise, nmcs,
+    noise = w.noise if nmcs else 0.0
+    n, _, _ = nested(max(w.level, 1), s, r, w, tb, ph, game, path, flags, max_len, noise, nmcs,
                      rng, spent, budget, line, ebuf, gscratch)
     return n, spent[0]

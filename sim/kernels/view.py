@@ -14,7 +14,7 @@ import numpy as np
 from numba import typeof, types
 
 from ..core.moves import MAX_MOVES
-from .evaluate import N_WEIGHTS
+from .params import PARAMS
 from .hashing import PH_SIZE
 from .layout import RULES_SIZE, STATE_SIZE
 from .legal import SCRATCH_SIZE
@@ -53,7 +53,7 @@ def new_view(rules: np.ndarray, capacity: int, params: np.ndarray | None = None,
     p = np.zeros(N_PARAMS, np.float64)
     if params is not None:
         p[: len(params)] = params
-    w = np.zeros(N_WEIGHTS, np.float64) if weights is None else np.ascontiguousarray(weights, np.float64)
+    w = np.zeros(1, PARAMS) if weights is None else np.ascontiguousarray(weights, PARAMS)
     return View(np.zeros(STATE_SIZE, np.int8), np.ascontiguousarray(rules, np.int64), np.zeros(PH_SIZE, np.uint64),
                 np.zeros(capacity, np.uint64), np.zeros(capacity, np.int64), np.zeros(META_SIZE, np.int64),
                 np.zeros(1, np.uint64), p, w, np.full(4, -1, np.int64), np.zeros((MAX_PLY + 1, MAX_MOVES), np.int64), new_book(),

@@ -3,9 +3,9 @@
 A compiled player names its decision kernel (:mod:`sim.kernels.players`);
 this module loads none of them, so ``castle players`` lists the ladder
 without compiling anything. Adding a compiled player: its decision in
-:mod:`sim.kernels.players` (a kind and a line in ``decide``), a slot for
-each new parameter beside the kernel code that reads it (that module's
-``SLOTS``, which :data:`sim.players.compiled.SLOTS` gathers), and a spec here.
+:mod:`sim.kernels.players` (a kind and a line in ``decide``), a field for
+each new parameter in the parameter record (:mod:`sim.kernels.params`, one
+line each; the kernels read it by name), and a spec here.
 """
 
 from __future__ import annotations

@@ -12,44 +12,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.moves import Move
-from ..kernels import beam
-from ..kernels import evaluate
-from ..kernels import planners as PL
 from ..kernels import play as play_kernel
 from ..kernels import players as players_kernel
-from ..kernels import rollouts
+from ..kernels.params import record
 from ..kernels.rng import seed_rng
 from ..kernels.seen import M_TB_DONE, M_USED, remember
 from .spec import PlayerChoice
 
 
-def _gathered(*tables: dict[str, int]) -> dict[str, int]:
-    """The kernel modules' tables of slots as one: a name keeps one slot, no two names share one, all fit the array."""
-    out: dict[str, int] = {}
-    for table in tables:
-        for name, slot in table.items():
-            if out.setdefault(name, slot) != slot:
-                raise ValueError(f"parameter {name} has two slots: {out[name]} and {slot}")
-    clash = len(set(out.values())) != len(out)
-    if clash or not all(0 <= slot < evaluate.N_WEIGHTS for slot in out.values()):
-        raise ValueError(f"parameter slots must be distinct and below {evaluate.N_WEIGHTS}: {out}")
-    return out
-
-
-#: parameter name -> slot of the float64 array the compiled players read, from the slots each kernel module declares
-#: for the parameters it reads: the evaluation's weights, greedy's, lookahead's and the strategist's, the planners'
-#: (all three), the beam's, the rollouts'
-SLOTS = _gathered(evaluate.SLOTS, players_kernel.SLOTS, PL.SLOTS, beam.SLOTS, rollouts.SLOTS)
-
-
 def weights(params: dict[str, int | float]) -> np.ndarray:
-    """The float64 parameter array the compiled players read, from named parameters."""
-    w = np.zeros(evaluate.N_WEIGHTS, np.float64)
-    w[players_kernel.P_DEPTH] = 1
-    for k, v in params.items():
-        if k in SLOTS:
-            w[SLOTS[k]] = v
-    return w
+    """The parameter record the compiled players read (:mod:`sim.kernels.params`: one field per parameter), from
+    named parameters; a name that is no field (a plug-in's own parameter) is left out."""
+    return record(params)
 
 
 def kind_of(choice: PlayerChoice) -> int:

@@ -115,7 +115,7 @@ def arrays(choice: PlayerChoice) -> tuple[np.ndarray, np.ndarray]:
     """``v.params`` (the player's own parameters in declared order, the move cap left out) and ``v.weights``."""
     own = [p for p in choice.spec.params if p.name != MAX_MOVES_PARAM.name]
     params = np.array([float(choice.params[p.name]) for p in own], np.float64)
-    from .compiled import weights  # (the built-in players' slots: the evaluation reads its weights there)
+    from .compiled import weights  # (the parameter record: the evaluation reads its weights there by name)
 
     return params, weights({**_GREEDY_WEIGHTS, **{k: v for k, v in choice.params.items() if k in _GREEDY_WEIGHTS}})
 
