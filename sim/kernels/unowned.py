@@ -55,6 +55,14 @@ def _stripped(context, builder, ty, value):
     return out._getvalue()
 
 
+def _members_stripped(context, builder, ty, value, out):
+    """``out`` (a tuple of ``ty``'s shape) with each array of the tuple ``value`` put in, stripped of its count."""
+    for i, t in enumerate(ty.types):
+        if isinstance(t, types.Array):
+            out = builder.insert_value(out, _stripped(context, builder, t, builder.extract_value(value, i)), i)
+    return out
+
+
 @intrinsic
 def unowned(typingctx, value):
     """``value`` (an array, or a tuple or named tuple of arrays and numbers) with the same arrays, uncounted."""
@@ -66,11 +74,7 @@ def unowned(typingctx, value):
         raise TypingError(f"unowned() takes an array or a tuple of arrays and numbers, not {value}")
 
     def codegen(context, builder, sig, args):
-        out = args[0]
-        for i, t in enumerate(sig.args[0].types):
-            if isinstance(t, types.Array):
-                out = builder.insert_value(out, _stripped(context, builder, t, builder.extract_value(args[0], i)), i)
-        return out
+        return _members_stripped(context, builder, sig.args[0], args[0], args[0])
 
     return value(value), codegen
 
@@ -86,9 +90,6 @@ def uncounted(typingctx, value):
     def codegen(context, builder, sig, args):
         if isinstance(sig.args[0], types.Array):
             return _stripped(context, builder, sig.args[0], args[0])
-        res = context.get_constant_undef(sig.return_type)
-        for i, t in enumerate(sig.args[0].types):
-            res = builder.insert_value(res, _stripped(context, builder, t, builder.extract_value(args[0], i)), i)
-        return res
+        return _members_stripped(context, builder, sig.args[0], args[0], context.get_constant_undef(sig.return_type))
 
     return out(value), codegen
