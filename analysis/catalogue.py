@@ -220,3 +220,52 @@ def tiers_by_game(folder: str | Path) -> pd.DataFrame:
                      **{f"won {t}": int((won.tier == t).sum()) for t in ratings_analysis.TIERS},
                      **{f"unsolved {t}": int((unsolved.tier == t).sum()) for t in ratings_analysis.TIERS}})
     return pd.DataFrame(rows)
+
+
+def predicted_against_played(folder: str | Path, game: str) -> dict | None:
+    """How well the rating predicted before search agrees with the rating the ladder's games give, on the PySol
+    numbers the ladder played (deals neither model nor scale saw in training): deals, root-mean-square error,
+    Spearman's correlation, the share given the same tier, the error of a constant (the played ratings' mean).
+    None where the game has no rating model or no played number."""
+    from scipy.stats import spearmanr
+
+    from sim.explain.rating import rating_for
+
+    if rating_for(game) is None:
+        return None
+    rows, _ = pysol_rows(folder, game)
+    if rows.empty:
+        return None
+    c = build(folder, game, int(rows.deal.max()), predict=False)
+    played = c.deals[c.deals.basis == "played"].reset_index(drop=True)
+    if played.empty:
+        return None
+    guess = played.assign(basis="", rating=np.nan)
+    _predict(guess, game)
+    err = guess.rating.to_numpy() - played.rating.to_numpy()
+    return {"game": game, "deals": len(played), "rmse": float(np.sqrt(np.mean(err**2))),
+            "rmse_constant": float(played.rating.std(ddof=0)), "spearman": float(spearmanr(guess.rating, played.rating)[0]),
+            "same_tier": float((ratings_analysis.tier_of(guess.rating.to_numpy()) == played.tier.to_numpy()).mean()),
+            "model_rmse": float(rating_for(game).rmse)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m analysis.catalogue [FOLDER]``: the before-search ratings against the played ones, per game."""
+    import argparse
+
+    from .games import in_study_order
+
+    ap = argparse.ArgumentParser(prog="python -m analysis.catalogue", description=main.__doc__)
+    ap.add_argument("folder", nargs="?", default="data/published", help="the study's folder")
+    args = ap.parse_args(argv)
+    print("game | played deals | before search: RMSE (a constant's) | Spearman | same tier | the model's held-out RMSE")
+    for game in in_study_order(["streets-and-alleys", "beleaguered-castle", "selective-castle", "citadel"]):
+        r = predicted_against_played(args.folder, game)
+        if r is not None:
+            print(f"{game} | {r['deals']:,} | {r['rmse']:.0f} ({r['rmse_constant']:.0f}) | {r['spearman']:.2f} | "
+                  f"{r['same_tier']:.0%} | {r['model_rmse']:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -156,3 +156,12 @@ def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game)
     assert (rows.verdict[~rows.deal.isin(v.index)] == "unsolved").all()
     won = rows[rows.verdict == "won"]
     assert won.rating.notna().all() and (won.basis != "").all()
+
+
+def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_numbers(study):
+    r = catalogue.predicted_against_played(study, "streets-and-alleys")
+    c = catalogue.build(study, "streets-and-alleys", last=200, predict=False)
+    assert r["deals"] == int((c.deals.basis == "played").sum()) > 50
+    assert r["rmse"] > 0 and -1 <= r["spearman"] <= 1 and 0 <= r["same_tier"] <= 1
+    assert r["rmse_constant"] == pytest.approx(float(c.deals.rating[c.deals.basis == "played"].std(ddof=0)))
+    assert catalogue.predicted_against_played(study, "citadel") is None  # (no rating model for Citadel)
