@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
@@ -271,11 +272,21 @@ def study_folders(path: str | Path) -> list[Path]:
     return folders
 
 
+def catalogue_beside(folder: Path, study: Path) -> bool:
+    """Is ``folder`` a dataset on PySol's numbering inside a folder of datasets (``study``)? Such a dataset is a
+    catalogue beside the study (PySol's game numbers, :mod:`analysis.catalogue`): its judges' rows are read with the
+    study's (a verdict and an index a deal), its players' are not, so a player's win rate stays that on the study's
+    deals. A PySol dataset read on its own is read whole."""
+    from sim.core.deals import PYSOL_SEED
+
+    return folder != study and (load_manifest(folder).get("experiment") or {}).get("seed") == PYSOL_SEED
+
+
 def study_parts(path: str | Path) -> list[tuple[str, list[str]]]:
     """(dataset label, its cheap players' Parquet parts) for each folder :func:`load_study` reads: what
-    :class:`analysis.scan.CheapRows` reads where it lies."""
+    :class:`analysis.scan.CheapRows` reads where it lies (none of a catalogue beside the study, :func:`catalogue_beside`)."""
     path = Path(path)
-    return [(p.name, [f for f in parquet_parts(p) if not is_judge(folder_values(p, f).get("player", ""))])
+    return [(p.name, [] if catalogue_beside(p, path) else [f for f in parquet_parts(p) if not is_judge(folder_values(p, f).get("player", ""))])
             for p in study_folders(path)]
 
 
@@ -287,10 +298,14 @@ def load_study(path: str | Path, judged_only: bool = False) -> tuple[pd.DataFram
     folders = study_folders(path)
     if folders == [path]:
         return load_results(path, judged_only=judged_only).assign(dataset=path.name), held
-    df = pd.concat(_shared_categories([load_results(p, judged_only=judged_only).assign(dataset=p.name) for p in folders]),
-                   ignore_index=True)
+    df = pd.concat(_shared_categories([load_results(p, judged_only=judged_only or catalogue_beside(p, path)).assign(dataset=p.name)
+                                       for p in folders]), ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
     held_us = {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()}
+    for p in folders:  # a catalogue's players' rows are not read, but they were played: its games and CPU count
+        if catalogue_beside(p, path):
+            played = ds.dataset(parquet_parts(p), format="parquet").to_table(columns=["cpu_us"]).column("cpu_us")
+            held_games[p.name], held_us[p.name] = len(played), int(pc.sum(played).as_py() or 0)
     held_cpu = {k: v / 1e6 for k, v in held_us.items()}
     df = _one_row_per_game(df)
     df.attrs["games_held"], df.attrs["cpu_seconds_held"], df.attrs["cpu_us_held"] = held_games, held_cpu, held_us

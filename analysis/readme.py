@@ -74,6 +74,8 @@ def range_changes(held: dict[str, dict]) -> list[str]:
     said = []
     for label, m in sorted(held.items()):
         for c in m.get("range_changes") or []:
+            if c.get("from") is None:  # (a run's first range: where it started, not a change)
+                continue
             (a, b), (x, y) = c["from"], c["to"]
             played = f", {c['deals_played']:,} deals in" if c.get("deals_played") is not None else ""
             note = f" ({c['recorded']})" if c.get("recorded") else ""

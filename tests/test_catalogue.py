@@ -165,3 +165,21 @@ def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_
     assert r["rmse"] > 0 and -1 <= r["spearman"] <= 1 and 0 <= r["same_tier"] <= 1
     assert r["rmse_constant"] == pytest.approx(float(c.deals.rating[c.deals.basis == "played"].std(ddof=0)))
     assert catalogue.predicted_against_played(study, "citadel") is None  # (no rating model for Citadel)
+
+
+def test_the_studys_readers_leave_a_pysol_datasets_players_out_and_count_their_games(study):
+    """The rungs on PySol's numbers rate PySol's deals; pooled with the study's deals they would move the win rates
+    the study states (the README's ladder table moved by up to 1.2 points): the study's readers leave those rows out,
+    keep the dataset's judges' rows (verdicts), and still count its games and CPU."""
+    from analysis import scan
+    from analysis.load import catalogue_beside, load_results, load_study
+
+    assert catalogue_beside(study / "pysol", study) and not catalogue_beside(study / "ladder", study)
+    assert not catalogue_beside(study / "pysol", study / "pysol")  # (read on its own, a PySol dataset is read whole)
+    df, _ = load_study(study)
+    pysol = df[df.dataset == "pysol"]
+    assert len(pysol) and set(pysol.player.astype(str)) == {"solver"}  # its judges' rows: the verdicts
+    whole = load_results(study / "pysol")
+    assert df.attrs["games_held"]["pysol"] == len(whole)
+    assert df.attrs["cpu_us_held"]["pysol"] == int(whole.cpu_us.sum())
+    assert "pysol" not in set(scan.of(study).held.dataset) or int(scan.of(study).held.set_index("dataset").games.get("pysol", 0)) == 0

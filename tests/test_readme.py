@@ -110,6 +110,11 @@ def test_a_change_of_a_runs_deals_is_said_from_its_manifest():
     assert "`precision-x`'s deals grew from 10-409 to 10-509" in said and "2026-12-04 12:38 UTC, 158 deals in" in said
     assert "the variance said so (added afterwards)" in said
     assert readme.range_changes({"precision-y": {}}) == []
+    # a run's first range (what castle run records when it makes a folder) is where it started, not a change
+    first = {"from": None, "to": [1, 2001], "at": "2026-12-07T00:33:03+00:00", "reason": "the experiment asked for deals 1 to 2000"}
+    assert readme.range_changes({"ladder-x": {"range_changes": [first]}}) == []  # (was: TypeError, unpacking None)
+    assert "`ladder-x`'s deals grew from 10-409" in readme.range_changes(
+        {"ladder-x": {"range_changes": [first, held["precision-x"]["range_changes"][0]]}})[0]
     import json
 
     shipped = json.loads((ROOT / "data" / "published" / "precision-beleaguered" / "_manifest.json").read_text())
