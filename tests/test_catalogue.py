@@ -22,11 +22,12 @@ GAMES = ("streets-and-alleys", "beleaguered-castle", "citadel", "selective-castl
 
 @pytest.fixture(scope="module")
 def study(tmp_path_factory):
-    """A study: the ladder on seed 0's deals of Streets and Alleys, and on PySol's numbers of it and of Citadel."""
+    """A study: the ladder on seed 0's deals of two games (a rung is a player of two games or more), and on PySol's
+    numbers of Streets and Alleys and of Citadel."""
     from tests.synthetic import write_dataset
 
     root = tmp_path_factory.mktemp("catalogue") / "study"
-    write_dataset(root / "ladder", deals=300, games=("streets-and-alleys",), players=LADDER)
+    write_dataset(root / "ladder", deals=300, games=("streets-and-alleys", "beleaguered-castle"), players=LADDER)
     write_dataset(root / "pysol", deals=200, games=("streets-and-alleys", "citadel"), players=LADDER, seed=-1)
     return root
 
