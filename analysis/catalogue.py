@@ -21,12 +21,13 @@ The tier is the rating's (:data:`analysis.ratings.TIERS`, cut at :data:`analysis
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from sim.core import files
 
 from . import ladder
 from . import ratings as ratings_analysis
@@ -65,15 +66,12 @@ def pysol_rows(folder: str | Path, game: str) -> tuple[pd.DataFrame, list[str]]:
     datasets they came from: only the datasets whose manifest says PySol's numbering are read."""
     from sim.core.deals import PYSOL_SEED
 
-    from .load import load_results, study_folders
+    from .load import load_manifest, load_results, study_folders
     from .parts import folder_values, parquet_parts
 
     frames, names = [], []
     for f in study_folders(Path(folder)):
-        try:
-            seed = json.loads((f / "_manifest.json").read_text())["experiment"]["seed"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
+        seed = (load_manifest(f).get("experiment") or {}).get("seed")
         if seed != PYSOL_SEED or not any(folder_values(f, p).get("game", game) == game for p in parquet_parts(f)):
             continue
         rows = load_results(f, games=[game], columns=["player", "seed", "deal", "result"])
@@ -182,7 +180,7 @@ def read(path: str | Path) -> pd.DataFrame:
     """A catalogue file's numbers (``deal``, ``verdict``, ``tier`` as :data:`analysis.ratings.TIERS` names it or "",
     ``rating`` or NaN, ``basis`` or ""); ValueError in one line for a file that is not one."""
     path = Path(path)
-    lines = path.read_text().splitlines()
+    lines = files.read_text(path, files.CATALOGUE, "a catalogue file").splitlines()
     if not lines or lines[0] != f"# {FORMAT} {FORMAT_VERSION}":
         raise ValueError(f"{path} is not a castle catalogue of PySol numbers (its first line is not '# {FORMAT} {FORMAT_VERSION}')")
     tiers = {tier_word(t): t for t in ratings_analysis.TIERS} | {"-": ""}

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 
 from . import options
+from ..core import files
 from ..core.jsontext import dumps
 from .errors import UserError
 
@@ -149,8 +150,6 @@ def _study(data: Path | None) -> Path:
 
 def _export(rules, folder: Path, out: Path, last: int) -> None:
     """Write ``rules``' catalogue of PySol's numbers 1 to ``last`` into ``out`` (whole or not at all)."""
-    import os
-
     from analysis import catalogue
     from analysis.load import ResultsError
 
@@ -160,11 +159,12 @@ def _export(rules, folder: Path, out: Path, last: int) -> None:
         c = catalogue.build(folder, rules.full_slug, last)
     except ResultsError as e:
         raise UserError(str(e)) from None
-    out.mkdir(parents=True, exist_ok=True)
     path = out / catalogue.file_name(rules)
-    part = path.with_name(path.name + ".partial")
-    part.write_text(catalogue.text(c, rules))
-    os.replace(part, path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        files.write_atomic(path, catalogue.text(c, rules))
+    except OSError as e:
+        raise UserError(f"--out {out}: cannot write {path.name} ({e.strerror or e})") from None
     n = c.counts()
     typer.echo(f"castle deals: {path}: PySol's numbers 1-{last:,} of {rules.name}: won {n['won']:,}, lost {n['lost']:,}, "
                f"unknown {n['unknown']:,}, unsolved {n['unsolved']:,}; rated from the ladder's games {n['played']:,}, "
@@ -185,7 +185,7 @@ def _tiered_pysol(rules, tier: str, count: int, as_json: bool, folder: Path) -> 
     shipped = folder / catalogue.FOLDER / catalogue.file_name(rules)
     try:
         rows = catalogue.read(shipped) if shipped.exists() else catalogue.build(folder, rules.full_slug, _last_solved(folder, rules)).deals
-    except (ValueError, ResultsError) as e:
+    except (ValueError, OSError, ResultsError) as e:
         raise UserError(str(e)) from None
     picked = rows[(rows.verdict == "won") & (rows.tier == wanted)]
     if picked.empty:

@@ -46,6 +46,8 @@ MODEL_FILE = 4 * MiB
 MODEL_TEXT = 16 * MiB
 #: a dataset's ``_manifest.json`` (its experiment, and a line per run of it) or a report's marker
 MANIFEST = 16 * MiB
+#: a catalogue of PySol's game numbers (analysis/catalogue.py): about 25 bytes a number, 250 KiB for 10,000
+CATALOGUE = 64 * MiB
 
 
 class TooLarge(OSError):
