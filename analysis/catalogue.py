@@ -216,7 +216,8 @@ def tiers_by_game(folder: str | Path) -> pd.DataFrame:
         rows.append({"game": game, "first": int(d.deal.min()), "last": int(d.deal.max()),
                      **{v: int((d.verdict == v).sum()) for v in VERDICTS}, "played": int((won.basis == "played").sum()),
                      **{f"won {t}": int((won.tier == t).sum()) for t in ratings_analysis.TIERS},
-                     **{f"unsolved {t}": int((unsolved.tier == t).sum()) for t in ratings_analysis.TIERS}})
+                     **{f"unsolved {t}": int((unsolved.tier == t).sum()) for t in ratings_analysis.TIERS},
+                     "unsolved_unrated": int((unsolved.tier == "").sum())})
     return pd.DataFrame(rows)
 
 

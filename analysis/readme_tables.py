@@ -320,4 +320,11 @@ def pysol_tiers_table(data) -> str:
         "won / lost / unknown / unsolved": f"{r.won:,} / {r.lost:,} / {r.unknown:,} / {r.unsolved:,}",
         "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won"),
         "of the won, rated from the ladder's games": f"{r.played:,}",
-        "unsolved, by predicted tier": counts(r, "unsolved") if r.unsolved else "–"} for _, r in t.iterrows()]))
+        "unsolved, by predicted tier": _predicted(r, counts)} for _, r in t.iterrows()]))
+
+
+def _predicted(r, counts) -> str:
+    """The unsolved numbers by predicted tier, or why there are none."""
+    if not r.unsolved:
+        return "–"
+    return counts(r, "unsolved") if r.unsolved > r.unsolved_unrated else "– (no rating model for this game)"

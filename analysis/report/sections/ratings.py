@@ -104,7 +104,8 @@ def _pysol(r: Report):
         "won / lost / unknown / unsolved": [f"{a:,} / {b:,} / {c:,} / {d:,}" for a, b, c, d in zip(t.won, t.lost, t.unknown, t.unsolved)],
         "won, by tier (very easy to very hard)": [counts(row, "won") for _, row in t.iterrows()],
         "of the won, rated from the ladder's games": [f"{x:,}" for x in t.played],
-        "unsolved, by predicted tier": [counts(row, "unsolved") if row.unsolved else "–" for _, row in t.iterrows()]})
+        "unsolved, by predicted tier": [counts(row, "unsolved") if row.unsolved > row.unsolved_unrated else
+                                        "– (no rating model)" if row.unsolved else "–" for _, row in t.iterrows()]})
     return r.out.table(shown, "ratings_pysol", raw=t, summary="PySol FC's game numbers: verdicts, and the won by tier")
 
 
