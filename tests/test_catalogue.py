@@ -184,3 +184,23 @@ def test_the_studys_readers_leave_a_pysol_datasets_players_out_and_count_their_g
     assert df.attrs["games_held"]["pysol"] == len(whole)
     assert df.attrs["cpu_us_held"]["pysol"] == int(whole.cpu_us.sum())
     assert "pysol" not in set(scan.of(study).held.dataset) or int(scan.of(study).held.set_index("dataset").games.get("pysol", 0)) == 0
+
+
+def test_the_reports_ratings_section_shows_the_catalogue_shipped_beside_the_data(study, tmp_path):
+    from analysis.report import build_report
+    from sim.core.rules import find_game
+
+    folder = study / catalogue.FOLDER
+    folder.mkdir(exist_ok=True)
+    for game in ("streets-and-alleys", "citadel"):
+        c = catalogue.build(study, game, last=220, predict=game == "streets-and-alleys")
+        (folder / catalogue.file_name(find_game(game))).write_text(catalogue.text(c, find_game(game)))
+    try:
+        html = build_report(study, tmp_path / "report", reference=None).read_text()
+    finally:
+        import shutil
+
+        shutil.rmtree(folder)
+    assert "PySol FC&#39;s game numbers by tier" in html or "PySol FC's game numbers by tier" in html
+    table = pd.read_csv(tmp_path / "report" / "tables" / "ratings_pysol.csv")
+    assert list(table.game) == ["streets-and-alleys", "citadel"] and list(table.unsolved) == [20, 20]
