@@ -83,13 +83,16 @@ def pysol_rows(folder: str | Path, game: str) -> tuple[pd.DataFrame, list[str]]:
     return rows.assign(player=rows.player.astype(str), result=rows.result.astype(str), deal=rows.deal.astype(np.int64)), names
 
 
-def build(folder: str | Path, game: str, last: int = LAST, predict: bool = True) -> Catalogue:
-    """``game``'s catalogue of PySol's numbers 1 to ``last`` from the study at ``folder`` (see the module's docstring).
-    ``predict=False``: no prediction before search (numbers not played keep no rating)."""
+def build(folder: str | Path, game: str, last: int | None = LAST, predict: bool = True) -> Catalogue:
+    """``game``'s catalogue of PySol's numbers 1 to ``last`` from the study at ``folder`` (see the module's docstring);
+    ``last=None``: to the highest number its rows hold (1 when none). ``predict=False``: no prediction before search
+    (numbers not played keep no rating)."""
     from .rated import rate_game, scale_of
     from .stats import player_mask
 
     rows, sources = pysol_rows(folder, game)
+    if last is None:
+        last = int(rows.deal.max()) if len(rows) else 1
     exact = rows[~player_mask(rows.player)] if len(rows) else rows
     verdicts = ladder.one_verdict(exact, ["deal"]).set_index("deal").verdict if len(exact) else pd.Series(dtype=object)
     numbers = np.arange(1, last + 1, dtype=np.int64)
@@ -221,6 +224,26 @@ def tiers_by_game(folder: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def tiers_view(t: pd.DataFrame) -> pd.DataFrame:
+    """:func:`tiers_by_game` as the README and the report show it: a row a game, counts in words."""
+    from .games import name
+
+    def counts(r, kind: str) -> str:
+        return " / ".join(f"{int(r[f'{kind} {tier}']):,}" for tier in ratings_analysis.TIERS)
+
+    def unsolved(r) -> str:
+        if not r.unsolved:
+            return "–"
+        return counts(r, "unsolved") if r.unsolved > r.unsolved_unrated else "– (no rating model for this game)"
+
+    return pd.DataFrame([{
+        "game": name(r.game), "PySol numbers": f"{r['first']:,}-{r['last']:,}",
+        "won / lost / unknown / unsolved": f"{r.won:,} / {r.lost:,} / {r.unknown:,} / {r.unsolved:,}",
+        "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won"),
+        "of the won, rated from the ladder's games": f"{r.played:,}",
+        "unsolved, by predicted tier": unsolved(r)} for _, r in t.iterrows()])
+
+
 def predicted_against_played(folder: str | Path, game: str) -> dict | None:
     """How well the rating predicted before search agrees with the rating the ladder's games give, on the PySol
     numbers the ladder played (deals neither model nor scale saw in training): deals, root-mean-square error,
@@ -232,10 +255,7 @@ def predicted_against_played(folder: str | Path, game: str) -> dict | None:
 
     if rating_for(game) is None:
         return None
-    rows, _ = pysol_rows(folder, game)
-    if rows.empty:
-        return None
-    c = build(folder, game, int(rows.deal.max()), predict=False)
+    c = build(folder, game, None, predict=False)
     played = c.deals[c.deals.basis == "played"].reset_index(drop=True)
     if played.empty:
         return None

@@ -306,25 +306,8 @@ def pysol_tiers_table(data) -> str:
     """PySol's game numbers of each game as the shipped catalogue files hold them (:mod:`analysis.catalogue`): the
     solver's verdicts, the numbers won by tier, and those not searched yet by the tier predicted before search."""
     from . import catalogue
-    from .ratings import TIERS
 
     t = catalogue.tiers_by_game(data)
     if t.empty:
         return f"(no catalogue in {catalogue.FOLDER}/ yet: `make catalogue` writes it)"
-
-    def counts(r, kind: str) -> str:
-        return " / ".join(f"{int(r[f'{kind} {tier}']):,}" for tier in TIERS)
-
-    return _md(pd.DataFrame([{
-        "game": name(r.game), "PySol numbers": f"{r['first']:,}-{r['last']:,}",
-        "won / lost / unknown / unsolved": f"{r.won:,} / {r.lost:,} / {r.unknown:,} / {r.unsolved:,}",
-        "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won"),
-        "of the won, rated from the ladder's games": f"{r.played:,}",
-        "unsolved, by predicted tier": _predicted(r, counts)} for _, r in t.iterrows()]))
-
-
-def _predicted(r, counts) -> str:
-    """The unsolved numbers by predicted tier, or why there are none."""
-    if not r.unsolved:
-        return "–"
-    return counts(r, "unsolved") if r.unsolved > r.unsolved_unrated else "– (no rating model for this game)"
+    return _md(catalogue.tiers_view(t))

@@ -184,7 +184,7 @@ def _tiered_pysol(rules, tier: str, count: int, as_json: bool, folder: Path) -> 
         raise UserError(str(e)) from None
     shipped = folder / catalogue.FOLDER / catalogue.file_name(rules)
     try:
-        rows = catalogue.read(shipped) if shipped.exists() else catalogue.build(folder, rules.full_slug, _last_solved(folder, rules)).deals
+        rows = catalogue.read(shipped) if shipped.exists() else catalogue.build(folder, rules.full_slug, None).deals
     except (ValueError, OSError, ResultsError) as e:
         raise UserError(str(e)) from None
     picked = rows[(rows.verdict == "won") & (rows.tier == wanted)]
@@ -193,21 +193,14 @@ def _tiered_pysol(rules, tier: str, count: int, as_json: bool, folder: Path) -> 
     if not as_json:
         won = rows[rows.verdict == "won"]
         typer.echo(f"{wanted} ({rules.name}, PySol's numbers): {len(picked):,} of the {len(won):,} the solver won "
-                   f"({(picked.basis == 'played').sum():,} rated from the ladder's games, the rest predicted before search)", err=True)
+                   f"({(picked.basis == 'played').sum():,} rated from the ladder's games, {(picked.basis == 'predicted').sum():,} "
+                   "predicted before search)", err=True)
     for r in picked.head(count).itertuples(index=False):
         if as_json:
             typer.echo(dumps({"game": rules.full_slug, "deal": f"pysol:{r.deal}", "result": "won", "rating": round(float(r.rating), 1),
                               "tier": wanted, "basis": r.basis}))
         else:
             typer.echo(f"{'pysol:' + str(r.deal):>12}  rating {r.rating:,.0f} ({r.basis})")
-
-
-def _last_solved(folder: Path, rules) -> int:
-    """The highest PySol number the study's exact rows hold for ``rules`` (1 when none)."""
-    from analysis import catalogue
-
-    rows, _ = catalogue.pysol_rows(folder, rules.full_slug)
-    return int(rows.deal.max()) if len(rows) else 1
 
 
 def _catalogue(data: Path | None, game: str, seed: int):

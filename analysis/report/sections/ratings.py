@@ -98,14 +98,7 @@ def _pysol(r: Report):
     t = catalogue.tiers_by_game(r.data)
     if t.empty:
         return None
-    counts = lambda row, kind: " / ".join(f"{int(row[f'{kind} {tier}']):,}" for tier in ratings_analysis.TIERS)  # noqa: E731
-    shown = pd.DataFrame({
-        "game": [name(g) for g in t.game], "PySol numbers": [f"{a:,}-{b:,}" for a, b in zip(t["first"], t["last"])],
-        "won / lost / unknown / unsolved": [f"{a:,} / {b:,} / {c:,} / {d:,}" for a, b, c, d in zip(t.won, t.lost, t.unknown, t.unsolved)],
-        "won, by tier (very easy to very hard)": [counts(row, "won") for _, row in t.iterrows()],
-        "of the won, rated from the ladder's games": [f"{x:,}" for x in t.played],
-        "unsolved, by predicted tier": [counts(row, "unsolved") if row.unsolved > row.unsolved_unrated else
-                                        "– (no rating model)" if row.unsolved else "–" for _, row in t.iterrows()]})
+    shown = catalogue.tiers_view(t)
     return r.out.table(shown, "ratings_pysol", raw=t, summary="PySol FC's game numbers: verdicts, and the won by tier")
 
 
