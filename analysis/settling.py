@@ -26,7 +26,9 @@ def running(manifests: dict[str, dict], rows: pd.DataFrame) -> pd.DataFrame:
 
     A settle run plays its listed deals (the manifest's ``deals``) in order, game after game, ``jobs`` at a time
     (:func:`sim.study.chunks.plan`), so the deals in flight are the first ``jobs`` of its last run's list that have no
-    row yet: if that run did not finish, they were started (and are still running, or were stopped with it).
+    row yet: if that run did not finish, they were started (and are still running, or were stopped with it). A run
+    given some of the games (``--game``) records them (``games``) and plays only theirs; a run recorded before runs
+    named their games is taken to play them all.
     """
     out = []
     for label, m in manifests.items():
@@ -37,7 +39,8 @@ def running(manifests: dict[str, dict], rows: pd.DataFrame) -> pd.DataFrame:
             continue
         mine = rows[rows.dataset == label] if "dataset" in rows.columns else rows.iloc[:0]
         done = set(zip(mine.game.astype(str), mine.deal.astype(int)))
-        todo = [(g, int(d)) for g in exp.get("games", listed) for d in listed.get(g, ()) if (g, int(d)) not in done]
+        playing = runs[-1].get("games") or list(exp.get("games", listed))
+        todo = [(g, int(d)) for g in exp.get("games", listed) if g in playing for d in listed.get(g, ()) if (g, int(d)) not in done]
         budget = float(exp["players"][settle[0]].get("budget_seconds", math.nan))
         out += [{"game": g, "deal": d, "dataset": label, "budget_s": budget} for g, d in todo[:int(runs[-1].get("jobs") or 1)]]
     return pd.DataFrame(out, columns=["game", "deal", "dataset", "budget_s"])

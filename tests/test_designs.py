@@ -179,6 +179,19 @@ def test_the_deals_a_settle_run_had_not_finished_are_counted_as_never_settling_a
     assert running({"again": finished}, rows).empty
 
 
+def test_a_settle_run_given_one_game_has_only_that_games_deals_in_flight():
+    """A settle run listing two games, rerun with ``--game h`` on two workers: the deals in flight are h's first two
+    without a row, not g's (the README named two deals of another game as being solved)."""
+    listed = {"g": [1, 2, 3], "h": [7, 8, 9]}
+    rows = pd.DataFrame({"game": ["h"], "player": "settle", "seed": 0, "deal": [7], "dataset": "again",
+                         "result": ["lost"], "cpu_us": 100e6})
+    manifest = {"experiment": {"games": {"g": 1, "h": 1}, "deals": listed, "players": {"settle": {"budget_seconds": 60.0}}},
+                "finished": None, "runs": [{"jobs": 2, "finished": None, "games": ["h"]}]}
+    assert running({"again": manifest}, rows)[["game", "deal"]].values.tolist() == [["h", 8], ["h", 9]]
+    manifest["runs"][-1].pop("games")  # a run recorded before runs named their games: all of them
+    assert running({"again": manifest}, rows)[["game", "deal"]].values.tolist() == [["g", 1], ["g", 2]]
+
+
 def test_one_interval_convention_students_t_at_satterthwaites_degrees_of_freedom_each_bound_its_own():
     """Two runs of a game joined: each bound is its side's estimate (unknowns lost, won) plus or minus Student's t at
     the Satterthwaite degrees of freedom of all the parts' variances (weighted by the squared shares of the deals),

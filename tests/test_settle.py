@@ -117,6 +117,10 @@ def test_the_command_line_plays_a_folders_unknowns_with_settle_by_default(design
     assert r.returncode == 0, r.stderr
     again = pd.read_parquet(tmp_path / "again")
     assert set(again.player.astype(str)) == {"settle"} and len(again) == exp_unknowns(design)
+    import json
+
+    run_entry = json.loads((tmp_path / "again" / "_manifest.json").read_text())["runs"][-1]
+    assert run_entry["games"] == [GAME]  # (what the run played: analysis.settling.running reads it)
 
 
 def exp_unknowns(folder) -> int:

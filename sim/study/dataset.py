@@ -153,7 +153,8 @@ _EXPERIMENT = {
 _RUN = {"started": lambda v: _is(v, str, None), "finished": lambda v: _is(v, str, None), "stopped": lambda v: _is(v, str, None),
         "jobs": lambda v: _is(v, int), "backend": lambda v: _is(v, str), "deals_to_play": lambda v: _is(v, int),
         "deal_range": _deal_range, "git_commit": lambda v: _is(v, str, None), "cpu_seconds": lambda v: _is(v, float, None),
-        "games_played": lambda v: _is(v, int)}
+        "games_played": lambda v: _is(v, int),
+        "games": lambda v: isinstance(v, list) and all(_is(g, str) for g in v)}
 _CHANGE = {"at": lambda v: _is(v, str), "from": lambda v: v is None or _deal_range(v), "to": _deal_range,
            "reason": lambda v: _is(v, str)}
 _MANIFEST = {"package_version": lambda v: _is(v, str, None), "git_commit": lambda v: _is(v, str, None),

@@ -136,7 +136,7 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
     held = already(exp, covered)
     todo = total - held
     run_info = {"started": now(), "finished": None, "jobs": jobs, "backend": backend, "deals_to_play": todo,
-                "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
+                "games": [g.full_slug for g in exp.games], "deal_range": [exp.first, exp.end], "git_commit": git_commit(), "cpu_seconds": None}
     manifest.setdefault("runs", []).append(run_info)
     manifest["finished"] = None
     write_json_atomic(manifest, out / MANIFEST)
