@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from . import ladder, stats
+from .designs import Z
 from .games import STUDY
 
 CORRIDOR = "corridor"
@@ -140,7 +141,7 @@ def validity(rows: pd.DataFrame) -> pd.DataFrame:
         rho = float(spearmanr(g.difficulty, g.rung_rank).statistic)
         se = math.sqrt((1 + rho * rho / 2) / (n - 3))
         z = math.atanh(max(min(rho, 0.999999), -0.999999))
-        return n, rho, math.tanh(z - 1.96 * se), math.tanh(z + 1.96 * se)
+        return n, rho, math.tanh(z - Z * se), math.tanh(z + Z * se)
 
     out = []
     for game, g in rows[(rows.result == "won") & rows.rung_rank.notna()].groupby("game", observed=True):

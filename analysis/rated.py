@@ -16,6 +16,7 @@ import pandas as pd
 from sim.core.deals import DEFAULT_SEED
 
 from . import ladder
+from .designs import Z
 from . import ratings as ratings_analysis
 from .picks import pick
 from .scan import as_rows
@@ -33,10 +34,10 @@ class Rated:
     cuts: list[float]
 
     def players(self) -> pd.DataFrame:
-        """Each rung's rating with its 95% interval (±1.96 standard errors), its deals and wins, weakest first."""
+        """Each rung's rating with its 95% interval (±Z standard errors, Z the normal's 1.96), its deals and wins, weakest first."""
         p = self.fit.players.set_index("player").reindex(self.rungs).dropna(subset=["theta"]).reset_index()
         r = self.fit.rating(p.theta)
-        half = 1.96 * ratings_analysis.SCALE * p.se
+        half = Z * ratings_analysis.SCALE * p.se
         return pd.DataFrame({"player": p.player, "rating": r, "lo": r - half, "hi": r + half,
                              "deals": p.deals.astype(int), "won": p.won.astype(int)})
 

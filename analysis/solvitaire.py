@@ -21,10 +21,10 @@ from statsmodels.stats.multitest import multipletests
 
 from sim.core.rules import EmptyPile, FoundationBase, SequenceMoves, TableauDirection, TableauSuit, find_game
 
+from .designs import Z  # (the 95% normal quantile: one definition)
 from .games import BELEAGUERED, STREETS, name
 from .winnability import PUBLISHED, PUBLISHED_DEALS, PUBLISHED_EFFORT
 
-Z = norm.ppf(0.975)
 
 #: Solvitaire's presets for the two games it published (its ``sol_preset_types.cpp``: the ``default`` preset, with
 #: 8 tableau piles built regardless of suit, and the foundations' initial cards), as our rule record's fields: what
