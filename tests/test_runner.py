@@ -398,3 +398,23 @@ def test_more_workers_than_cpus_is_said_in_the_librarys_words(tmp_path, monkeypa
     run(build({}, games=["beleaguered-castle"], players=["random"], deals=4, chunk_size=1), tmp_path / "out", jobs=2)
     err = capsys.readouterr().err
     assert "2 worker processes on this machine's 1 CPUs" in err and "--jobs" not in err
+
+
+def test_workers_that_would_not_fit_in_memory_are_fewer_and_the_run_says_so(capsys):
+    """Two settle workers with 2**29 slots (about 15 GB each) were killed for memory on a 24 GB machine, the solves in
+    progress lost: the runner runs as many as fit in the free memory (a test gives it), and says so in one line."""
+    from sim.solver.memory import BASE_MB, fitting_workers, player_mb
+    from sim.study.runner import _fitting
+
+    deep = build({}, games=["beleaguered-castle"], players=["settle:budget_nodes=3000000000,table_size=536870912"], deals=4)
+    each = player_mb(deep.players[0].params)
+    assert 14_000 < each < 17_000  # the measured 4.2 GB at the default table, four times the table
+    assert _fitting(deep, 2, machine_mb=23_000) == 1
+    assert "2 workers of up to" in capsys.readouterr().err
+    assert _fitting(deep, 2, machine_mb=64_000) == 2 and capsys.readouterr().err == ""
+    assert _fitting(deep, 1, machine_mb=8_000) == 1  # one worker always runs, warned
+    assert "may be killed for memory" in capsys.readouterr().err
+    light = build({}, games=["beleaguered-castle"], players=["greedy", "solver:budget_nodes=300000"], deals=4)
+    assert max(player_mb(c.params) for c in light.players) < 2 * BASE_MB  # a small budget fills a small table
+    assert _fitting(light, 2, machine_mb=2_000) == 2
+    assert fitting_workers(8, 1_000.0, None) == 8  # memory not known: as asked

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from ..solver.memory import worker_mb
 from ..study.errors import ArgumentError
 from .design import Design, Phases, plan, variance_cost
-from .prior import prior_for, worker_mb
+from .prior import prior_for
 
 
 @dataclass

@@ -11,7 +11,6 @@ pilot's own measures once it is played. ``tests/test_precision_plan.py`` derives
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,18 +46,6 @@ PRIORS = {
         "3 settled within a billion positions)"),
 }
 
-#: the most memory one worker holds solving one Streets and Alleys deal the study left unknown at 200 million positions
-#: (deal 432075, seed 0, the phases above), measured with ``resource.getrusage`` (peak resident set): 4,542 MB in a
-#: process that held 604 MB before it (pandas and the published rows loaded), where a worker holds :data:`BASE_MB`;
-#: 392 CPU-seconds on the machine that measured it. Most of it is the
-#: solver's: its table, up to 16 bytes a slot of ``table_size`` (2 GB at the default; 3 GB for a moment while it
-#: doubles), and its path, which on the deepest searches grows to about the table's own size (``Slots.max_depth``)
-WORKER_MB = 4230.0
-#: what a worker holds whatever it solves: the interpreter, the compiled kernels, the dead-end test's arrays (measured
-#: after ten small solves)
-BASE_MB = 300.0
-WORKER_SOURCE = (f"measured: one worker solving Streets and Alleys deal 432075 to 200 million positions held "
-                 f"{WORKER_MB / 1024:.1f} GB")
 
 
 def prior_for(game: str, params: dict) -> Prior | None:
@@ -66,19 +53,6 @@ def prior_for(game: str, params: dict) -> Prior | None:
     if any(params.get(k) != v for k, v in PHASES.items()):
         return None
     return PRIORS.get(game)
-
-
-def worker_mb(searches) -> tuple[float, str]:
-    """(MB, where from) a worker may hold at most before any is measured, for ``searches``: (table_size, positions)
-    of each solve it runs. :data:`WORKER_MB` for a table that can fill the default's, scaled with the table a search
-    can fill otherwise (its slots, or the positions it may store at the table's load limit, whichever is fewer)."""
-    from ..solver.rounds import LOAD_LIMIT
-
-    slots = max(min(size, 1 << max(0, math.ceil(math.log2(nodes / LOAD_LIMIT)))) for size, nodes in searches)
-    if slots >= DEFAULT_TABLE_SIZE:
-        return BASE_MB + (WORKER_MB - BASE_MB) * slots / DEFAULT_TABLE_SIZE, WORKER_SOURCE
-    return (BASE_MB + (WORKER_MB - BASE_MB) * slots / DEFAULT_TABLE_SIZE,
-            f"{WORKER_SOURCE}, scaled to a table of at most {slots:,} slots")
 
 
 def derive(rows, settled, first: int, middle: int, settle_nodes: int = SETTLE_NODES) -> Phases:

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..players.registry import choose_player
+from ..solver.memory import worker_mb
 from ..study.experiment import Experiment
 from ..study.halfwidth import PILOT_DEALS, settle_choice
 from ..study.workers import parallelism
@@ -15,7 +16,6 @@ from .design import DESIGN, Design, measure, pilot_choice, plan, read_design, wr
 from .folder import check_request
 from .forecast import before_pilot, from_designs, lines, searches
 from .meter import Meter
-from .prior import worker_mb
 
 #: a run to a half-width plays its deals in this many blocks, saying the interval and looking at the CPU cap after each
 BLOCKS = 20

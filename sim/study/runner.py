@@ -146,6 +146,8 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
             _warm_up(exp)
             chunks = plan(exp, covered)
             jobs = min(jobs, _tasks(exp))  # never more workers than tasks
+            if backend == "loky":
+                jobs = _fitting(exp, jobs)
             if jobs > (os.cpu_count() or 1) and backend == "loky":
                 print(f"castle run: {jobs} worker processes on this machine's {os.cpu_count()} CPUs: they will share them",
                       file=sys.stderr)
@@ -159,6 +161,24 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
             manifest["finished"] = run_info["finished"]
         write_json_atomic(manifest, out / MANIFEST)
     return RunSummary(out, total, held, tally["played"], damaged, time.perf_counter() - t0, not stopped, tally["mb"])
+
+
+def _fitting(exp: Experiment, jobs: int, machine_mb: float | None = None) -> int:
+    """``jobs``, or fewer when that many workers of the experiment's hungriest player would not fit in this machine's
+    free memory (``machine_mb``: the machine's, given by a test), said in one line: a worker killed for memory
+    loses its solve in progress and stops the run."""
+    from ..solver.memory import USABLE, fitting_workers, free_mb, player_mb
+
+    each = max(player_mb(c.params) for c in exp.players)
+    machine = free_mb() if machine_mb is None else machine_mb
+    fit = fitting_workers(jobs, each, machine)
+    if fit < jobs:
+        print(f"castle run: {jobs} workers of up to {each / 1024:.1f} GB each do not fit in the {machine / 1024:.1f} GB "
+              f"this machine has free: running {fit}", file=sys.stderr)
+    elif machine is not None and each > USABLE * machine:
+        print(f"castle run: one worker may hold up to {each / 1024:.1f} GB, more than the {machine / 1024:.1f} GB this "
+              "machine has free: it may be killed for memory (a smaller table_size needs less)", file=sys.stderr)
+    return fit
 
 
 def _tasks(exp: Experiment) -> int:
