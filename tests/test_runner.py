@@ -418,3 +418,19 @@ def test_workers_that_would_not_fit_in_memory_are_fewer_and_the_run_says_so(caps
     assert max(player_mb(c.params) for c in light.players) < 2 * BASE_MB  # a small budget fills a small table
     assert _fitting(light, 2, machine_mb=2_000) == 2
     assert fitting_workers(8, 1_000.0, None) == 8  # memory not known: as asked
+
+
+def test_castle_solve_runs_no_more_workers_than_fit_either(monkeypatch):
+    """The same cap for ``castle solve --jobs``: on a machine with 6 GB free (the test's, not this one's), two
+    workers with the default table (about 4 GB each) become one, said in a line; the deals' lines are whole."""
+    from typer.testing import CliRunner
+
+    from sim.cli import full_app
+    from sim.solver import memory
+
+    monkeypatch.setattr(memory, "free_mb", lambda: 6_000.0)
+    out = CliRunner().invoke(full_app(), ["solve", "bc", "1", "2", "--jobs", "2", "--budget-seconds", "0.2",
+                                          "--budget-nodes", "200000000", "--json"])
+    assert out.exit_code == 0, out.output
+    assert "castle solve: 2 workers of up to 4.1 GB each do not fit in the 5.9 GB this machine has free: running 1\n" in out.output
+    assert sum(line.startswith('{"game"') for line in out.output.splitlines()) == 2

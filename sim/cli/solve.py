@@ -59,6 +59,10 @@ def solve_cmd(
                                                     table_size=table_size, bases=bases, shorten=shorten, portfolio=portfolio,
                                                     most_home=most_home, dead_end=dead_end))
     if len(todo) > 1 or as_json:
+        if jobs > 1 and len(todo) > 1:
+            from ..solver.memory import capped, worker_mb
+
+            jobs = capped(min(jobs, len(todo)), worker_mb([(table_size, budget_nodes)])[0], "castle solve")
         echo_lines(map(finite, each(work, todo, jobs)))  # (NaN and Infinity as null: strict JSON)
         return
     progress = _Ticker() if sys.stderr.isatty() else None

@@ -3,13 +3,14 @@
 Why: the solver's table is most of a worker's memory (up to 16 bytes a slot of ``table_size``, more for a moment
 while it doubles), so two workers of the study's deepest solves (a table of 2**29 slots) need about 32 GB, and on
 a machine with less the operating system kills one mid-solve: hours of search lost, the run stopped. The runner
-asks :func:`fitting_workers` before it starts its workers; ``--halfwidth``'s plan says :func:`worker_mb` too.
+and ``castle solve`` ask :func:`capped` before they start their workers; ``--halfwidth``'s plan says :func:`worker_mb` too.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 
 from ..core.limits import DEFAULT_TABLE_SIZE
 
@@ -72,3 +73,18 @@ def fitting_workers(jobs: int, each_mb: float, machine_mb: float | None) -> int:
     if machine_mb is None or each_mb <= 0:
         return jobs
     return max(1, min(jobs, int(USABLE * machine_mb // each_mb)))
+
+
+def capped(jobs: int, each_mb: float, command: str, machine_mb: float | None = None) -> int:
+    """``jobs``, or as many workers of up to ``each_mb`` as fit in the free memory (``machine_mb``: given by a test,
+    else this machine's), said in one line on standard error as ``command``; a warning when even one may not fit."""
+    machine = free_mb() if machine_mb is None else machine_mb
+    fit = fitting_workers(jobs, each_mb, machine)
+    if fit < jobs:
+        alone = ", and even one may be killed for memory" if each_mb > USABLE * machine else ""
+        print(f"{command}: {jobs} workers of up to {each_mb / 1024:.1f} GB each do not fit in the {machine / 1024:.1f} GB "
+              f"this machine has free: running {fit}{alone}", file=sys.stderr)
+    elif machine is not None and each_mb > USABLE * machine:
+        print(f"{command}: one worker may hold up to {each_mb / 1024:.1f} GB, more than the {machine / 1024:.1f} GB this "
+              "machine has free: it may be killed for memory (a smaller table size needs less)", file=sys.stderr)
+    return fit

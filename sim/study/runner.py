@@ -165,20 +165,11 @@ def _locked_run(exp: Experiment, out: Path, jobs: int, backend: str, client: Any
 
 def _fitting(exp: Experiment, jobs: int, machine_mb: float | None = None) -> int:
     """``jobs``, or fewer when that many workers of the experiment's hungriest player would not fit in this machine's
-    free memory (``machine_mb``: the machine's, given by a test), said in one line: a worker killed for memory
-    loses its solve in progress and stops the run."""
-    from ..solver.memory import USABLE, fitting_workers, free_mb, player_mb
+    free memory (``machine_mb``: given by a test), said in one line: a worker killed for memory loses its solve in
+    progress and stops the run."""
+    from ..solver.memory import capped, player_mb
 
-    each = max(player_mb(c.params) for c in exp.players)
-    machine = free_mb() if machine_mb is None else machine_mb
-    fit = fitting_workers(jobs, each, machine)
-    if fit < jobs:
-        print(f"castle run: {jobs} workers of up to {each / 1024:.1f} GB each do not fit in the {machine / 1024:.1f} GB "
-              f"this machine has free: running {fit}", file=sys.stderr)
-    elif machine is not None and each > USABLE * machine:
-        print(f"castle run: one worker may hold up to {each / 1024:.1f} GB, more than the {machine / 1024:.1f} GB this "
-              "machine has free: it may be killed for memory (a smaller table_size needs less)", file=sys.stderr)
-    return fit
+    return capped(jobs, max(player_mb(c.params) for c in exp.players), "castle run", machine_mb)
 
 
 def _tasks(exp: Experiment) -> int:
