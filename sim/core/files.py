@@ -48,6 +48,8 @@ MODEL_TEXT = 16 * MiB
 MANIFEST = 16 * MiB
 #: a catalogue of PySol's game numbers (analysis/catalogue.py): about 25 bytes a number, 250 KiB for 10,000
 CATALOGUE = 64 * MiB
+#: the kernel's ``/proc/meminfo`` (sim/solver/memory.py): under 2 KiB
+MEMINFO = 64 * KiB
 
 
 class TooLarge(OSError):

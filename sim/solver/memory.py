@@ -12,6 +12,7 @@ import math
 import os
 import sys
 
+from ..core import files
 from ..core.limits import DEFAULT_TABLE_SIZE
 
 #: the most memory one worker holds solving one Streets and Alleys deal the study left unknown at 200 million positions
@@ -55,10 +56,9 @@ def player_mb(params: dict) -> float:
 def free_mb() -> float | None:
     """The memory this machine has free now, MB (Linux's ``MemAvailable``; else the physical memory), or None."""
     try:
-        with open("/proc/meminfo", encoding="ascii") as f:  # (a few hundred bytes, the kernel's own)
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) / 1024
+        for line in files.read_text("/proc/meminfo", files.MEMINFO, "the kernel's memory figures").splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) / 1024
     except (OSError, ValueError, IndexError):
         pass
     try:
