@@ -434,3 +434,20 @@ def test_castle_solve_runs_no_more_workers_than_fit_either(monkeypatch):
     assert out.exit_code == 0, out.output
     assert "castle solve: 2 workers of up to 4.1 GB each do not fit in the 5.9 GB this machine has free: running 1\n" in out.output
     assert sum(line.startswith('{"game"') for line in out.output.splitlines()) == 2
+
+
+def test_a_manifest_whose_run_names_its_games_wrongly_is_refused_in_one_line():
+    """``runs[].games`` (what a run played, read by analysis.settling) is checked as every other field: a list of
+    names, else the manifest is not one castle wrote."""
+    from sim.study.dataset import manifest_problem
+
+    good = {"experiment": {"name": "x"}, "runs": [{"jobs": 1, "games": ["beleaguered-castle"]}]}
+    assert manifest_problem(good) is None
+    for bad in ("beleaguered-castle", [1], {"g": 1}):
+        assert manifest_problem({**good, "runs": [{"jobs": 1, "games": bad}]}) == f"its runs is {_shown_runs(bad)}"
+
+
+def _shown_runs(games) -> str:
+    from sim.study.dataset import _shown
+
+    return _shown([{"jobs": 1, "games": games}])
