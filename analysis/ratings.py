@@ -9,7 +9,9 @@ study's deals but not all), so a deal rated 1500 is one it wins half the time, i
 Why Rasch and not two parameters: the ladder answers each deal with about ten deterministic players, too few
 responses to estimate a deal's own discrimination; the number of rungs that win a deal is then the
 sufficient statistic of its difficulty, as the weakest rung that wins it is today, with a probability to go
-with it. Why written here: the fit is marginal maximum likelihood (:func:`fit`: the deals a normal population
+with it. A slope per player can be estimated, and :func:`analysis.ratings_check.fit_slopes` is judged beside
+this model on the same held-out games (the report's table): it gains a little and costs the one scale, a
+rating difference no longer meaning the same odds for every player. Why written here: the fit is marginal maximum likelihood (:func:`fit`: the deals a normal population
 integrated out on a grid of Hermite nodes, maximised by L-BFGS with the gradient written out), a few lines of NumPy and SciPy; IRT libraries on the package index are unmaintained
 or need a probabilistic programming stack. ``tests/test_ratings.py`` checks it against the same likelihood
 maximised by SciPy's optimiser on a small problem, and against simulated ratings it must recover.
@@ -58,9 +60,16 @@ class Fit:
         return (np.asarray(rating, float) - CENTRE) / SCALE + self.offset
 
 
-def chance(player_rating, deal_rating) -> np.ndarray:
-    """The chance a player rated ``player_rating`` wins a deal rated ``deal_rating`` (Elo's formula)."""
-    return 1.0 / (1.0 + 10.0 ** ((np.asarray(deal_rating, float) - np.asarray(player_rating, float)) / 400.0))
+def chance(player_rating, deal_rating, se=0.0) -> np.ndarray:
+    """The chance a player rated ``player_rating`` wins a deal rated ``deal_rating`` (Elo's formula).
+
+    ``se``: the deal's rating's standard error (points). A deal's rating rests on about ten games, and the chance is
+    averaged over what it may be, not read at its middle (MacKay's approximation: the logit divided by
+    ``sqrt(1 + π s² / 8)``, ``s`` in logits): read at the middle, the chances of games the fit did not see were too
+    confident (the report's calibration figure). The player's own uncertainty is not added: on the rungs' held-out
+    games (:func:`analysis.ratings_check.held_out_players`) that predicted slightly worse than the deal's alone."""
+    shrink = np.sqrt(1.0 + math.pi * (np.asarray(se, float) / SCALE) ** 2 / 8.0)
+    return 1.0 / (1.0 + 10.0 ** ((np.asarray(deal_rating, float) - np.asarray(player_rating, float)) / (400.0 * shrink)))
 
 
 NODES = 41  #: quadrature nodes over the deals' spread of difficulty
@@ -86,19 +95,10 @@ def fit(outcomes: pd.DataFrame, reference: str = REFERENCE, iterations: int = 50
     o = o[o.player.isin(keep)]
     if o.empty:
         raise ValueError("no player both won and lost a deal: nothing to rate on")
-    p_codes, players = pd.factorize(o.player.astype(str), sort=True)
-    d_codes, deals = pd.factorize(pd.MultiIndex.from_frame(o[["seed", "deal"]].astype(np.int64)), sort=True)
-    y = o.won.to_numpy()
-    n_p, n_d = len(players), len(deals)
-    z, wz = np.polynomial.hermite_e.hermegauss(NODES)  # nodes and weights of the standard normal (unnormalised)
-    wz = wz / wz.sum()
+    players, deals, p_codes, d_codes, y, wins, losses = counts(o)
+    n_p = len(players)
+    z, wz = quadrature()
     from scipy.optimize import minimize
-
-    # games won and lost per deal and player: a game's likelihood depends on nothing else
-    wins = np.zeros((n_d, n_p))
-    losses = np.zeros((n_d, n_p))
-    np.add.at(wins, (d_codes, p_codes), y)
-    np.add.at(losses, (d_codes, p_codes), 1 - y)
 
     def minus_log_likelihood(params):
         """The marginal log-likelihood's negative and gradient (Fisher's identity: the posterior's expected score)."""
@@ -145,6 +145,17 @@ def rate_deals(f: Fit, outcomes: pd.DataFrame) -> pd.DataFrame:
     o = outcomes[outcomes.player.astype(str).isin(theta_of.index)]
     if o.empty:
         return f.deals.iloc[:0].copy()
+    players, deals, _, d_codes, y, wins, losses = counts(o)
+    z, wz = quadrature()
+    x = f.prior[1] * z + f.prior[0]
+    post = _posterior(theta_of.reindex(list(players)).to_numpy(), x, wz, wins, losses)
+    return _deals(deals, post, x, d_codes, y)
+
+
+def counts(o: pd.DataFrame):
+    """Games won and lost per deal and player (a game's likelihood depends on nothing else): ``players`` (labels,
+    sorted), ``deals`` (a (seed, deal) index, sorted), each game's player and deal codes, its result ``y`` (0/1), and
+    the ``wins`` and ``losses`` matrices (deals x players)."""
     p_codes, players = pd.factorize(o.player.astype(str), sort=True)
     d_codes, deals = pd.factorize(pd.MultiIndex.from_frame(o[["seed", "deal"]].astype(np.int64)), sort=True)
     y = o.won.to_numpy().astype(float)
@@ -152,10 +163,13 @@ def rate_deals(f: Fit, outcomes: pd.DataFrame) -> pd.DataFrame:
     losses = np.zeros((len(deals), len(players)))
     np.add.at(wins, (d_codes, p_codes), y)
     np.add.at(losses, (d_codes, p_codes), 1 - y)
+    return list(players), deals, p_codes, d_codes, y, wins, losses
+
+
+def quadrature() -> tuple[np.ndarray, np.ndarray]:
+    """The :data:`NODES` nodes of the standard normal and their weights (summing to one)."""
     z, wz = np.polynomial.hermite_e.hermegauss(NODES)
-    x = f.prior[1] * z + f.prior[0]
-    post = _posterior(theta_of.reindex(list(players)).to_numpy(), x, wz / wz.sum(), wins, losses)
-    return _deals(deals, post, x, d_codes, y)
+    return z, wz / wz.sum()
 
 
 def _posterior(theta, x, wz, wins, losses) -> np.ndarray:
@@ -186,10 +200,11 @@ def _sigmoid(x):
     return expit(x)  # (no overflow warning far from the middle)
 
 
-def predict(f: Fit, players, b) -> np.ndarray:
-    """The chance each player (by label, of ``f``) wins each deal of difficulty ``b`` (logits), pair by pair."""
+def predict(f: Fit, players, b, se=0.0) -> np.ndarray:
+    """The chance each player (by label, of ``f``) wins each deal of difficulty ``b`` (logits) known to ``se``
+    (logits), pair by pair, as :func:`chance`."""
     theta = f.players.set_index("player").theta.reindex(list(players)).to_numpy()
-    return _sigmoid(theta - np.asarray(b, float))
+    return _sigmoid((theta - np.asarray(b, float)) / np.sqrt(1.0 + math.pi * np.asarray(se, float) ** 2 / 8.0))
 
 
 @dataclass(frozen=True)

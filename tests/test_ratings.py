@@ -209,3 +209,36 @@ def test_the_report_puts_deals_and_players_on_one_scale(study, tmp_path):
     held = pd.read_csv(tmp_path / "report" / "tables" / "ratings_held_out.csv")
     assert set(held.predictor) >= {"rating", "rate"} and (held.log_loss > 0).all()
     assert (tmp_path / "report" / "figures" / "ratings.png").is_file()
+
+
+def test_a_chance_given_a_deals_uncertainty_is_its_average_over_that_uncertainty():
+    """MacKay's approximation against the average of Elo's chance over a normal deal rating, done numerically."""
+    from scipy import stats
+
+    x = np.linspace(-3000, 5000, 80001)
+    for player, deal, se in ((1900, 1500, 150), (1200, 1500, 300), (2500, 1000, 400), (1500, 1500, 250)):
+        exact = np.trapezoid(ratings_analysis.chance(player, x) * stats.norm.pdf(x, deal, se), x)
+        assert ratings_analysis.chance(player, deal, se) == pytest.approx(exact, abs=0.01)
+        assert abs(ratings_analysis.chance(player, deal, se) - 0.5) <= abs(ratings_analysis.chance(player, deal) - 0.5)
+    assert ratings_analysis.chance(1900, 1500, 0.0) == pytest.approx(10 / 11)
+
+
+def test_a_slope_per_player_is_recovered_and_equal_slopes_are_the_rasch_scale():
+    rng = np.random.default_rng(5)
+    b = rng.normal(0, 1, 3000)
+    theta, slope = np.array([-1.5, -0.5, 0.0, 0.7, 1.5]), np.array([0.8, 2.0, 1.2, 3.0, 1.5])
+    rows = [pd.DataFrame({"player": f"p{p}", "seed": 0, "deal": np.arange(len(b)),
+                          "won": rng.random(len(b)) < 1 / (1 + np.exp(-a * (t - b)))}) for p, (t, a) in enumerate(zip(theta, slope))]
+    s = ratings_check.fit_slopes(pd.concat(rows, ignore_index=True)).players.set_index("player")
+    np.testing.assert_allclose(s.slope.to_numpy(), slope, rtol=0.2)
+    np.testing.assert_allclose(s.theta.to_numpy(), theta, atol=0.15)
+    # Rasch games (deals spread 1.4): every slope is the spread, and slope times theta the Rasch logit
+    o = simulate(np.linspace(-2, 2, 6), rng.normal(0, 1.4, 3000), seed=2)
+    two = ratings_check.fit_slopes(o).players.set_index("player")
+    one = ratings_analysis.fit(o, reference="p0")
+    np.testing.assert_allclose(two.slope.to_numpy(), one.prior[1], rtol=0.15)
+    np.testing.assert_allclose((two.slope * two.theta).to_numpy(), one.players.set_index("player").theta.to_numpy(), atol=0.15)
+    # a player that wins exactly the deals below a threshold: its slope runs to the bound
+    easy = one.deals.set_index("deal").b.reindex(np.arange(3000)).to_numpy() < 0
+    o2 = pd.concat([o, pd.DataFrame({"player": "step", "seed": 0, "deal": np.arange(3000), "won": easy})])
+    assert ratings_check.fit_slopes(o2).players.set_index("player").slope["step"] > 20

@@ -31,7 +31,7 @@ def rate(
     points, the rung beam:budget=1000000 at 1500): it plays the first N deals of seed 0 the ladder rated (winnable
     deals every rung played), and its rating is the one that makes its wins most likely with the deals' ratings
     held fixed, with a 95% interval (profile likelihood). Then where it stands among the ladder's rungs, and its
-    chance on each tier's deals."""
+    chance on each tier's deals (averaged over what each deal's rating may be: analysis.ratings.chance)."""
     from analysis import rated
     from analysis import ratings as ratings_analysis
     from analysis.report import default_reference
@@ -56,7 +56,8 @@ def rate(
     table = scale.players()
     below = table[table.rating < r.rating].tail(1)
     above = table[table.rating >= r.rating].head(1)
-    tiers = scale.deals.assign(chance=ratings_analysis.chance(r.rating, scale.deals.rating)).groupby("tier", sort=False).chance.mean()
+    chances = ratings_analysis.chance(r.rating, scale.deals.rating, scale.deals.se)
+    tiers = scale.deals.assign(chance=chances).groupby("tier", sort=False).chance.mean()
     tiers = {t: float(tiers[t]) for t in ratings_analysis.TIERS if t in tiers.index}
     if as_json:
         typer.echo(dumps({"player": choice.label, "game": rules.full_slug, "rating": r.rating, "low": r.lo, "high": r.hi,

@@ -54,7 +54,7 @@ def ratings(r: Report) -> Section | None:
         held.append(ratings_check.held_out_players(o).assign(game=g))
     scores, cal, held = (pd.concat(x, ignore_index=True) for x in (scores, cal, held))
     what = {"rating": "the ratings (player minus deal)", "index": "the corridor's index (a logistic fit per player)",
-            "rate": "the player's win rate alone"}
+            "rate": "the player's win rate alone", "two parameters": "a check: two parameters (a slope per player)"}
     shown_scores = pd.DataFrame({"game": [name(g) for g in scores.game], "predictor": [what[p] for p in scores.predictor],
                                  "held-out games": scores.games, "log loss": [f"{x:.3f}" for x in scores.log_loss],
                                  "AUC": [f"{x:.3f}" for x in scores.auc]})
