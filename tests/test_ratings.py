@@ -207,8 +207,16 @@ def test_the_report_puts_deals_and_players_on_one_scale(study, tmp_path):
     tiers = pd.read_csv(tmp_path / "report" / "tables" / "ratings_tiers.csv")
     assert list(tiers.tier.unique()) == [t for t in ratings_analysis.TIERS if t in set(tiers.tier)]
     held = pd.read_csv(tmp_path / "report" / "tables" / "ratings_held_out.csv")
-    assert set(held.predictor) >= {"rating", "rate"} and (held.log_loss > 0).all()
+    assert set(held.predictor) >= {"rating", "rate", "two parameters"} and (held.log_loss > 0).all()
     assert (tmp_path / "report" / "figures" / "ratings.png").is_file()
+    # how many values the ratings take, counted from the study's own scale
+    import re
+
+    from analysis import rated
+
+    scale = rated.scale_of(study, "selective-castle")
+    levels = re.search(r"Selective Castle: (\d+) ratings from (\d+) rungs", html)
+    assert levels and int(levels[1]) == scale.deals.rating.round().nunique() and int(levels[2]) == len(scale.rungs)
 
 
 def test_a_chance_given_a_deals_uncertainty_is_its_average_over_that_uncertainty():

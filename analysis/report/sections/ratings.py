@@ -70,6 +70,7 @@ def ratings(r: Report) -> Section | None:
         "reference": r.name(ratings_analysis.REFERENCE), "cuts": [f"{c:,.0f}" for c in ratings_analysis.CUTS], "folds": FOLDS, "rate_from": ratings_check.RATE_FROM,
         "censored": [{"game": name(g), "above": int(censored.loc[g].get("above", 0)), "below": int(censored.loc[g].get("below", 0)),
                       "deals": int(censored.loc[g].sum())} for g in games],
+        "levels": [{"game": name(g), "ratings": int(s.deals.rating.round().nunique()), "rungs": len(s.rungs)} for g, s in scales.items()],
         "figure": r.out.figure(difficulty_plots.ratings(players, deals, games, r.colours, names=r.names,
                                                                         cuts=ratings_analysis.CUTS, tiers=ratings_analysis.TIERS), "ratings",
                                "Each game on one scale: its deals' ratings (grey) and its rungs' (95% intervals)"),
