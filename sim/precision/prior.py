@@ -41,9 +41,9 @@ PRIORS = {
         "4 settled within a billion positions)"),
     "beleaguered-castle": Prior(
         Phases(p=0.680, unknown=0.00053, q1=0.133, r1=0.902, q2=0.0414, r2=0.366, c1=0.0243, c2=0.758, c3=77.0,
-               again=0.5, c4=1155.0),
-        "the study's run precision-beleaguered (500,000 deals) and settle-precision (7 of its unknowns solved again, "
-        "4 settled within a billion positions)"),
+               again=0.5, c4=1185.0),
+        "the study's run precision-beleaguered (500,000 deals) and settle-precision (its 9 unknowns solved again, "
+        "5 settled within a billion positions)"),
 }
 
 
