@@ -61,6 +61,27 @@ def short(label: str) -> str:
     return " ".join(parts)
 
 
+def stream_of(label: str) -> int:
+    """Which random stream a player label plays (``nmcs:budget=200000,stream=2`` -> 2; 0 when it names none)."""
+    _, _, params = str(label).partition(":")
+    for item in params.split(","):
+        key, _, value = item.partition("=")
+        if key == "stream" and value.isdigit():
+            return int(value)
+    return 0
+
+
+def without_stream(label: str) -> str:
+    """The label of the same player on its own stream: ``nmcs:budget=200000,stream=2`` -> ``nmcs:budget=200000``.
+
+    >>> without_stream("beam:spread=4,stream=1,width=8")
+    'beam:spread=4,width=8'
+    """
+    kind, _, params = str(label).partition(":")
+    kept = [item for item in params.split(",") if item and not item.startswith("stream=")]
+    return kind + (":" + ",".join(kept) if kept else "")
+
+
 def short_names(labels) -> dict[str, str]:
     """Each label's short name, unique among ``labels`` (a name two labels would share falls back to the label)."""
     labels = list(dict.fromkeys(str(x) for x in labels))

@@ -15,7 +15,7 @@ import pandas as pd
 
 from sim.core.deals import DEFAULT_SEED
 
-from . import ladder
+from . import labels, ladder
 from .designs import Z
 from . import ratings as ratings_analysis
 from .picks import pick
@@ -30,7 +30,7 @@ class Rated:
     game: str
     fit: ratings_analysis.Fit
     rungs: list[str]  #: the rungs rated, weakest first (by rating; those that won none or all of their deals are not)
-    deals: pd.DataFrame  #: seed, deal, rating, se, censored, tier, and one column per rung: won (bool)
+    deals: pd.DataFrame  #: seed, deal, rating, se, censored, tier, and one column per rung: the share of its games it won
     cuts: list[float]
 
     def players(self) -> pd.DataFrame:
@@ -43,27 +43,49 @@ class Rated:
 
 
 def outcomes(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = None) -> pd.DataFrame:
-    """``player, seed, deal, won`` of ``game``'s rungs on the solver's winnable deals every rung played, in the study's
-    numbering (seed 0: the rungs on PySol's numbers rate those deals on this scale, :mod:`analysis.catalogue`, and
-    do not move it). ``rows``: a frame or :class:`analysis.scan.CheapRows` (asked once, for the rows on those deals);
-    ``solved``: :func:`analysis.ladder.verdicts`. Rungs are the players of two games or more (advice's variants of
-    one game are not rungs), unless ``rungs`` names them."""
+    """``player, seed, deal, won, stream`` of ``game``'s rungs on the solver's winnable deals every rung played, in
+    the study's numbering (seed 0: the rungs on PySol's numbers rate those deals on this scale,
+    :mod:`analysis.catalogue`, and do not move it). ``rows``: a frame or :class:`analysis.scan.CheapRows` (asked
+    once, for the rows on those deals); ``solved``: :func:`analysis.ladder.verdicts`. Rungs are the players of two
+    games or more (advice's variants of one game are not rungs), unless ``rungs`` names them.
+
+    A rung played on other random streams (``stream=k`` labels, ``experiments/published/ladder-streams.toml``)
+    answers a deal once a stream: each is a game of it (the fit counts them all), under the rung's own label. A
+    rung whose other streams played the same games as its own, (result, moves and cards home, deal by deal), draws no random numbers: those
+    are the same game again, and only its own stream is kept."""
     rows = as_rows(rows)
+    held = rows.pairs()
     if rungs is None:
-        held = rows.pairs()
         heur = held[player_mask(held.player)]
         games = heur.groupby("player").game.nunique()
         rungs = sorted(p for p in games[games >= 2].index if p in set(heur[heur.game == game].player))
     winnable = solved[(solved.game == game) & (solved.verdict == "won") & (solved.seed == DEFAULT_SEED)][["game", "seed", "deal"]]
-    none = pd.DataFrame(columns=["player", "seed", "deal", "won"])
+    none = pd.DataFrame(columns=["player", "seed", "deal", "won", "stream"])
     if len(rungs) < 2 or winnable.empty:
         return none
-    got = rows.rows_on(winnable, pick([game], list(rungs)), columns=["player", "seed", "deal", "result"])
+    streams = sorted({str(p) for p in held[held.game == game].player.unique()
+                      if labels.stream_of(p) and labels.without_stream(p) in set(rungs)})
+    got = rows.rows_on(winnable, pick([game], list(rungs) + streams), columns=["player", "seed", "deal", "result", "moves", "cards_home"])
     got = got.drop_duplicates(["player", "seed", "deal"])
-    every = got.groupby(["seed", "deal"]).player.nunique() == got.player.nunique()
+    got["stream"] = got.player.astype(str).map(labels.stream_of).astype(np.int64)
+    got["player"] = got.player.astype(str).map(labels.without_stream)
+    got = got[got.player.isin(_drawing(got)) | (got.stream == 0)]
+    own = got[got.stream == 0]
+    every = own.groupby(["seed", "deal"]).player.nunique() == own.player.nunique()
     got = got.set_index(["seed", "deal"]).loc[every[every].index].reset_index()
     return pd.DataFrame({"player": got.player.astype(str), "seed": got.seed.astype(np.int64),
-                         "deal": got.deal.astype(np.int64), "won": got.result.astype(str).eq("won")})
+                         "deal": got.deal.astype(np.int64), "won": got.result.astype(str).eq("won"),
+                         "stream": got.stream.to_numpy()})
+
+
+def _drawing(got: pd.DataFrame) -> set[str]:
+    """The rungs of ``got`` (rows with ``stream``) whose other streams played a game other than their own somewhere
+    (another result, length or count of cards home): the ones that draw random numbers."""
+    own = got[got.stream == 0].set_index(["player", "seed", "deal"])[["result", "moves", "cards_home"]]
+    other = got[got.stream > 0].merge(own.add_suffix("_own"), left_on=["player", "seed", "deal"], right_index=True)
+    differs = ((other.result.astype(str) != other.result_own.astype(str)) | (other.moves != other.moves_own)
+               | (other.cards_home != other.cards_home_own))
+    return set(other.player[differs])
 
 
 def rate_game(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = None) -> Rated | None:
@@ -78,7 +100,7 @@ def rate_game(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = N
     cuts = list(ratings_analysis.CUTS)
     d = f.deals.assign(rating=f.rating(f.deals.b), se=ratings_analysis.SCALE * f.deals.se)
     d["tier"] = ratings_analysis.tier_of(d.rating, cuts)
-    wide = o.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="max")
+    wide = o.pivot_table(index=["seed", "deal"], columns="player", values="won", aggfunc="mean")  # (the share of its streams)
     d = d.merge(wide.reset_index(), on=["seed", "deal"], how="left")
     return Rated(game, f, order, d[["seed", "deal", "rating", "se", "censored", "tier", *[p for p in order if p in d]]], cuts)
 

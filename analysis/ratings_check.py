@@ -72,9 +72,10 @@ def held_out_pairs(outcomes: pd.DataFrame, index: pd.DataFrame | None = None, fo
     (the model's chance) and the baselines ``rate`` and ``index`` (NaN where the deal has no corridor index).
     ``index``: ``seed, deal, difficulty`` (the corridor's index, bits). ``others``: more baselines of the same kind
     (a logistic regression per player on one number a deal), by name: a Series indexed by ``(seed, deal)``."""
-    o = outcomes[["player", "seed", "deal", "won"]].reset_index(drop=True).copy()
+    o = outcomes[["player", "seed", "deal", "won", *(["stream"] if "stream" in outcomes else [])]].reset_index(drop=True).copy()
     o["player"] = o.player.astype(str)
-    fold = np.random.default_rng(seed).integers(0, folds, len(o))
+    pair = o.groupby(["player", "seed", "deal"], sort=False).ngroup().to_numpy()  # a pair's streams held out together
+    fold = np.random.default_rng(seed).integers(0, folds, pair.max() + 1 if len(o) else 0)[pair]
     idx = None if index is None else index.set_index(["seed", "deal"]).difficulty
     parts = []
     whole = ratings_analysis.fit(o)
@@ -204,7 +205,7 @@ def fit_slopes(outcomes: pd.DataFrame, iterations: int = 1000) -> Slopes:
 def scores(pred: pd.DataFrame) -> pd.DataFrame:
     """Log loss and AUC of the model and each baseline on the held-out games where every one of them predicts."""
     named = ["rating", "index", "rate"]
-    cols = [c for c in [*named, *(c for c in pred.columns if c not in {*named, "player", "seed", "deal", "won"})]
+    cols = [c for c in [*named, *(c for c in pred.columns if c not in {*named, "player", "seed", "deal", "won", "stream"})]
             if c in pred.columns and pred[c].notna().any()]
     common = pred.dropna(subset=cols)
     return pd.DataFrame([{"predictor": c, "games": len(common), "log_loss": log_loss(common[c], common.won),

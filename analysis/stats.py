@@ -21,6 +21,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 from sim.players.spec import HEURISTIC
 
+from .labels import stream_of
 from .roles import name as player_name  # (said once, where roles read labels)
 from .roles import role
 
@@ -226,8 +227,11 @@ UNKNOWN = "unknown"
 
 
 def player_mask(players: pd.Series) -> pd.Series:
-    """Which rows are a heuristic player's (any label but a judge's, :func:`is_judge`), asked once per distinct label."""
-    return ~players.isin([p for p in players.unique() if is_judge(p)])
+    """Which rows are a heuristic player's (any label but a judge's, :func:`is_judge`), asked once per distinct label.
+
+    A rung's other random streams (``stream=k``, :func:`analysis.labels.stream_of`) are the same player, not
+    another: they are left out here, and only the ratings read them (:func:`analysis.rated.outcomes`)."""
+    return ~players.isin([p for p in players.unique() if is_judge(p) or stream_of(p)])
 
 
 def players_by_strength(df: pd.DataFrame) -> list[str]:

@@ -212,7 +212,7 @@ def _probe_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
     choices = [parse_player(p.player) for p in PROBES]
     return (np.array([kind_of(c) for c in choices], np.int64), np.concatenate([weights(c.params) for c in choices]),
-            np.array([c.max_moves for c in choices], np.int64), np.array([c.spec.salt for c in choices], np.int64))
+            np.array([c.max_moves for c in choices], np.int64), np.array([c.salt for c in choices], np.int64))
 
 
 def state_arrays(states) -> np.ndarray:

@@ -39,7 +39,7 @@ class CompiledPlayer:
         self._kind = kind_of(choice)
         self._w = weights(choice.params)
         self._rng = np.zeros(1, np.uint64)
-        seed_rng(self._rng, seed, deal, choice.spec.salt)
+        seed_rng(self._rng, seed, deal, choice.salt)
         self._ws = players_kernel.workspace(play_kernel.capacity(choice.max_moves + 16))
 
     def __repr__(self) -> str:

@@ -172,7 +172,7 @@ class PluginPlayer:
         if v is None:
             v = self._v = view_for(self.choice, state.rules_array)
             forget_all(v.table, v.used, v.meta)
-            seed_rng(v.rng, self._seed, self._deal, self.choice.spec.salt)
+            seed_rng(v.rng, self._seed, self._deal, self.choice.salt)
         compile_decision(self.choice)
         v.state[:] = state.array
         if v.meta[0] * 2 >= len(v.table):

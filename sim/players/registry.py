@@ -27,7 +27,7 @@ import sys
 from typing import Any
 
 from .sources import is_reference, read_reference, spec_of, split_reference
-from .spec import PlayerChoice, PlayerSpec, UnknownPlayerError, spec_from_class
+from .spec import MAX_STREAM, STREAM, PlayerChoice, PlayerSpec, UnknownPlayerError, spec_from_class
 
 ENTRY_POINT_GROUP = "castle.players"
 
@@ -122,7 +122,9 @@ def choose_from_spec(spec: PlayerSpec, params: dict[str, Any] | None = None) -> 
     """The player of ``spec`` with ``params`` (text or numbers) over its defaults, validated."""
     known = {p.name: p for p in spec.all_params}
     values = spec.defaults
-    for k, v in (params or {}).items():
+    params = dict(params or {})
+    stream = _stream(spec, params.pop(STREAM)) if STREAM in params and STREAM not in known else 0
+    for k, v in params.items():
         if k not in known:
             options = ", ".join(known) or "none"
             raise UnknownPlayerError(f"player {spec.name} has no parameter {k!r} (parameters: {options})")
@@ -132,7 +134,21 @@ def choose_from_spec(spec: PlayerSpec, params: dict[str, Any] | None = None) -> 
     problem = spec.check(values) if spec.check else None
     if problem:
         raise UnknownPlayerError(f"player {spec.name}: {problem}")
-    return PlayerChoice(spec, values)
+    return PlayerChoice(spec, values, stream)
+
+
+def _stream(spec: PlayerSpec, value: Any) -> int:
+    """A choice's random stream (:attr:`PlayerChoice.stream`), checked: a whole number the player can take."""
+    text = str(value).strip()
+    if isinstance(value, bool) or not (isinstance(value, int) or text.isascii() and text.isdigit()):
+        raise UnknownPlayerError(f"player {spec.name}: stream must be a whole number 0 to {MAX_STREAM}, got {value!r}")
+    stream = int(text)
+    if not 0 <= stream <= MAX_STREAM:
+        raise UnknownPlayerError(f"player {spec.name}: stream must be a whole number 0 to {MAX_STREAM}, got {value!r}")
+    if stream and not spec.takes_stream():
+        raise UnknownPlayerError(f"player {spec.name} draws no random stream a run can change (a Python player's class "
+                                 f"takes a stream keyword to play several)")
+    return stream
 
 
 def parse_player(text: str) -> PlayerChoice:

@@ -17,6 +17,10 @@ from typing import Any, Callable, Protocol
 from ..core.deals import DEFAULT_SEED
 
 DEFAULT_MAX_MOVES = 1000
+#: the label's and ``player_params``' name for a choice's random stream (:attr:`PlayerChoice.stream`)
+STREAM = "stream"
+#: the streams a player may play: 0 to MAX_STREAM (the salt it keys stays within 64 bits)
+MAX_STREAM = (1 << 40) - 1
 
 
 class Player(Protocol):
@@ -152,13 +156,33 @@ class PlayerSpec:
         """Does it play whole chunks inside the compiled loop (a built-in kernel or a compiled plug-in)?"""
         return self.kernel is not None or self.decide is not None
 
+    def takes_stream(self) -> bool:
+        """Can it play another random stream (:attr:`PlayerChoice.stream`)? A compiled player can (its stream is
+        keyed by its salt); a Python player if its class takes a ``stream`` keyword; a player that plays whole deals
+        with its own code (the solver) cannot."""
+        if self.compiled:
+            return True
+        if self.factory is None:
+            return False
+        try:
+            takes = inspect.signature(resolve(self.factory)).parameters
+        except (TypeError, ValueError):
+            return False
+        return STREAM in takes or any(p.kind is p.VAR_KEYWORD for p in takes.values())
+
 
 @dataclass(frozen=True)
 class PlayerChoice:
-    """A player with all its parameter values: one competitor of an experiment."""
+    """A player with all its parameter values: one competitor of an experiment.
+
+    ``stream``: which of the player's random streams it plays (0, its own, unless a run asks for more): the same
+    player on the same deal with another stream draws other random numbers, so a player that draws them (a rollout,
+    a search with a random spread, a random tie-break) can answer a deal several times. Not a parameter: it
+    changes no decision rule. Its label and ``player_params`` name it when it is not 0 (``rollout:stream=2``)."""
 
     spec: PlayerSpec
     params: dict[str, int | float] = field(hash=False)
+    stream: int = 0
 
     @property
     def name(self) -> str:
@@ -167,13 +191,20 @@ class PlayerChoice:
     @property
     def label(self) -> str:
         """The name, plus the parameters that differ from their defaults (``lookahead:depth=2``)."""
-        changed = [f"{k}={_fmt(v)}" for k, v in sorted(self.params.items()) if v != self.spec.defaults[k]]
-        return self.spec.name + (":" + ",".join(changed) if changed else "")
+        changed = {k: _fmt(v) for k, v in self.params.items() if v != self.spec.defaults[k]}
+        if self.stream:
+            changed[STREAM] = str(self.stream)
+        return self.spec.name + (":" + ",".join(f"{k}={v}" for k, v in sorted(changed.items())) if changed else "")
 
     @property
     def params_json(self) -> str:
-        """Every parameter value, as canonical JSON (the ``player_params`` column)."""
-        return json.dumps(self.params, sort_keys=True, separators=(",", ":"))
+        """Every parameter value, as canonical JSON (the ``player_params`` column), and the stream unless it is 0."""
+        return json.dumps({**self.params, STREAM: self.stream} if self.stream else self.params, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def salt(self) -> int:
+        """What keys its random stream: the player's own salt (below 2**16), and the stream above it."""
+        return int(self.spec.salt) + (int(self.stream) << 16)
 
     @property
     def max_moves(self) -> int:
@@ -189,12 +220,12 @@ class PlayerChoice:
         """The move-by-move player for deal ``deal`` of ``seed``."""
         if self.spec.factory is not None:
             factory = resolve(self.spec.factory)
-            try:  # a class of a researcher's may take neither seed nor deal
+            offered = (("seed", seed), ("deal", deal)) + (((STREAM, self.stream),) if self.stream else ())
+            try:  # a class of a researcher's may take neither seed nor deal (nor a stream: the registry checks)
                 takes = inspect.signature(factory).parameters
-                given = {k: v for k, v in (("seed", seed), ("deal", deal)) if k in takes or any(
-                    p.kind is p.VAR_KEYWORD for p in takes.values())}
+                given = {k: v for k, v in offered if k in takes or any(p.kind is p.VAR_KEYWORD for p in takes.values())}
             except (TypeError, ValueError):
-                given = {"seed": seed, "deal": deal}
+                given = dict(offered)
             return factory(**given, **self.own_params)
         if self.spec.kernel is not None:  # (named, as specs name their code: listing players loads no kernel)
             return resolve("sim.players.compiled:CompiledPlayer")(self, seed, deal)

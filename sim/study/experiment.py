@@ -162,6 +162,24 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
+#: the most random streams a run plays a player on each deal (``streams = N`` in its table)
+MAX_STREAMS = 1000
+
+
+def _players(entry: Any) -> list[PlayerChoice]:
+    """An entry of the file's players: one choice, or with ``streams = N`` the player on its streams 0 to N-1
+    (a player that draws random numbers answers each deal N times: more of what it wins, deal by deal)."""
+    if not isinstance(entry, dict) or "streams" not in entry:
+        return [_player(entry)]
+    n = entry["streams"]
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_STREAMS:
+        raise ExperimentError(f"player {entry.get('name')}: streams must be a whole number 1 to {MAX_STREAMS}, got {n!r}")
+    rest = {k: v for k, v in entry.items() if k != "streams"}
+    if "stream" in rest or isinstance(rest.get("params"), dict) and "stream" in rest["params"]:
+        raise ExperimentError(f"player {entry.get('name')}: give streams or stream, not both")
+    return [_player({**rest, "stream": k}) for k in range(n)]
+
+
 def _player(entry: Any) -> PlayerChoice:
     if isinstance(entry, str):
         return parse_player(entry)
@@ -250,7 +268,7 @@ def build(
             entries = data.get("players", list(DEFAULT_PLAYERS))
             if not isinstance(entries, list) or not entries:
                 raise ExperimentError("players must be a non-empty list")
-            choices = [_player(e) for e in entries]
+            choices = [c for e in entries for c in _players(e)]
     except (UnknownGameError, UnknownDialectError, UnknownPlayerError) as e:
         raise ExperimentError(str(e)) from None
     for c in choices:

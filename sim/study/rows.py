@@ -93,7 +93,7 @@ def play_rows(rules: Rules, choice: PlayerChoice, seed: int, first: int, last: i
         if choice.spec.compiled:
             c0 = time.process_time_ns()
             if plugin is None:
-                play_kernel.play_chunk(*player, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, choice.max_moves, choice.spec.salt, out[at:stop])
+                play_kernel.play_chunk(*player, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, choice.max_moves, choice.salt, out[at:stop])
             else:
                 _play_plugin(choice, r, plugin, seed, deals[at:stop], starts[at:stop] if len(starts) else starts, out[at:stop])
             call_cpu_us = (time.process_time_ns() - c0) / 1000
@@ -170,7 +170,7 @@ def _play_plugin(choice: PlayerChoice, r: np.ndarray, v, seed: int, deals: np.nd
     fn = choice.spec.decide
     compile_decision(choice)
     try:
-        played = play_kernel.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.spec.salt, out)
+        played = play_kernel.plugin_loops()[0](r, fn, v, seed, deals, starts, choice.max_moves, choice.salt, out)
     except Exception as e:  # numba's typing errors and the decision's own exceptions alike
         at = int(v.book[F_AT])
         where = f", deal {int(deals[at])}" if 0 <= at < len(deals) and not _is_compile_error(e) else ""
