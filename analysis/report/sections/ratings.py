@@ -44,9 +44,11 @@ def ratings(r: Report) -> Section | None:
         "deals": [f"{n:,} ({pct(x)})" for n, x in zip(tiers.deals, tiers.share)],
         **{f"{r.name(p)} won": [pct(x) if x == x else "–" for x in tiers[p]] for p in described}})
     index = difficulty_analysis.corridor_rows(r.df) if len(r.df) else pd.DataFrame()
-    scores, cal, held = [], [], []
+    scores, cal, held, streams = [], [], [], {}
     for g, s in scales.items():
         o = rated.outcomes(r.cheap, r.verdicts, g, s.rungs)
+        n = o.groupby("player").stream.nunique()
+        streams[g] = ", ".join(f"{r.name(p)} on {k} random streams" for p, k in n[n > 1].items())
         idx = index[index.game == g][["seed", "deal", "difficulty"]] if len(index) else None
         pred = ratings_check.held_out_pairs(o, idx if idx is not None and len(idx) else None, folds=FOLDS)
         scores.append(ratings_check.scores(pred).assign(game=g))
@@ -70,7 +72,8 @@ def ratings(r: Report) -> Section | None:
         "reference": r.name(ratings_analysis.REFERENCE), "cuts": [f"{c:,.0f}" for c in ratings_analysis.CUTS], "folds": FOLDS, "rate_from": ratings_check.RATE_FROM,
         "censored": [{"game": name(g), "above": int(censored.loc[g].get("above", 0)), "below": int(censored.loc[g].get("below", 0)),
                       "deals": int(censored.loc[g].sum())} for g in games],
-        "levels": [{"game": name(g), "ratings": int(s.deals.rating.round().nunique()), "rungs": len(s.rungs)} for g, s in scales.items()],
+        "levels": [{"game": name(g), "ratings": int(s.deals.rating.round().nunique()), "rungs": len(s.rungs), "streams": streams[g]}
+                   for g, s in scales.items()],
         "figure": r.out.figure(difficulty_plots.ratings(players, deals, games, r.colours, names=r.names,
                                                                         cuts=ratings_analysis.CUTS, tiers=ratings_analysis.TIERS), "ratings",
                                "Each game on one scale: its deals' ratings (grey) and its rungs' (95% intervals)"),
