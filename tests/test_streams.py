@@ -119,3 +119,20 @@ def test_labels_name_their_stream():
     assert labels.stream_of("nmcs:budget=200000,stream=12") == 12 and labels.stream_of("greedy") == 0
     assert labels.without_stream("nmcs:stream=3") == "nmcs" and labels.without_stream("greedy") == "greedy"
     assert labels.without_stream("beam:spread=4,stream=1,width=8") == "beam:spread=4,width=8"
+
+
+def test_a_run_of_several_streams_writes_each_and_resumes(tmp_path):
+    from analysis.load import load_results
+    from sim.study.experiment import build, read_toml
+    from sim.study.runner import run
+
+    exp_file = tmp_path / "exp.toml"
+    exp_file.write_text('name = "s"\ndeals = 6\nchunk_size = 3\ngames = ["streets-and-alleys"]\n'
+                        '[[players]]\nname = "nmcs"\nbudget = 2000\nstreams = 2\n')
+    out = tmp_path / "out"
+    assert run(build(read_toml(exp_file), from_file=True), out, progress=False).deals_played == 12
+    df = load_results(out)
+    assert sorted(df.player.astype(str).unique()) == ["nmcs:budget=2000", "nmcs:budget=2000,stream=1"]
+    assert {json.loads(t).get("stream", 0) for t in df.player_params} == {0, 1}
+    again = run(build(read_toml(exp_file), from_file=True), out, progress=False)
+    assert again.deals_played == 0 and again.deals_already == 12

@@ -229,12 +229,13 @@ def _part_problem(path: Path, rules: Rules, choice: PlayerChoice, seed: int, fir
         if held != {expected}:
             return f"its rows' {column} is {', '.join(sorted(map(str, held)))}, this experiment's {expected}"
     defaults = {q.name: q.default for q in choice.spec.all_params}
+    mine = json.loads(choice.params_json)  # (its parameters, and its random stream unless it is 0)
     for text in values("player_params"):
         try:
             params = json.loads(text)
         except (TypeError, ValueError):
             params = None
         # a parameter the player gained after these rows were played, at its default, plays them as before
-        if not isinstance(params, dict) or params != {k: v for k, v in choice.params.items() if k in params or v != defaults.get(k)}:
+        if not isinstance(params, dict) or params != {k: v for k, v in mine.items() if k in params or v != defaults.get(k)}:
             return f"its rows' player parameters are {text}, this experiment's {choice.params_json}"
     return None
