@@ -6,10 +6,10 @@ the Rasch (one-parameter logistic) model, whose ratings are ``R = 1500 + (400 / 
 the reference player's rating in every game (:data:`REFERENCE`, a rung of the ladder that wins most of the
 study's deals but not all), so a deal rated 1500 is one it wins half the time, in any game.
 
-Why Rasch and not two parameters: the ladder answers each deal with about ten deterministic players, too few
-responses to estimate a deal's own discrimination; the number of rungs that win a deal is then the
-sufficient statistic of its difficulty, as the weakest rung that wins it is today, with a probability to go
-with it. A slope per player can be estimated, and :func:`analysis.ratings_check.fit_slopes` is judged beside
+Why Rasch and not two parameters: the ladder answers each deal with about ten players (about fifteen games: the
+two that draw random numbers play it on several random streams, each a game), too few responses to estimate a
+deal's own discrimination; the number of games won on a deal is then the sufficient statistic of its difficulty,
+as the weakest rung that wins it is today, with a probability to go with it. A slope per player can be estimated, and :func:`analysis.ratings_check.fit_slopes` is judged beside
 this model on the same held-out games (the report's table): it gains a little and costs the one scale, a
 rating difference no longer meaning the same odds for every player. Why written here: the fit is marginal maximum likelihood (:func:`fit`: the deals a normal population
 integrated out on a grid of Hermite nodes, maximised by L-BFGS with the gradient written out), a few lines of NumPy and SciPy; IRT libraries on the package index are unmaintained
@@ -63,7 +63,7 @@ class Fit:
 def chance(player_rating, deal_rating, se=0.0) -> np.ndarray:
     """The chance a player rated ``player_rating`` wins a deal rated ``deal_rating`` (Elo's formula).
 
-    ``se``: the deal's rating's standard error (points). A deal's rating rests on about ten games, and the chance is
+    ``se``: the deal's rating's standard error (points). A deal's rating rests on about fifteen games, and the chance is
     averaged over what it may be, not read at its middle (MacKay's approximation: the logit divided by
     ``sqrt(1 + π s² / 8)``, ``s`` in logits): read at the middle, the chances of games the fit did not see were too
     confident (the report's calibration figure). The player's own uncertainty is not added: on the rungs' held-out

@@ -195,4 +195,4 @@ def test_the_readme_states_the_shipped_models_error():
     for game, row in ER.rating_table(list(STUDY)).set_index("game").iterrows():
         said = f"{name(game)} ±{row.RMSE:,.0f} (a constant ±{row[CONSTANT]:,.0f})"
         assert said in text, said
-        assert 170 <= row["ratings' own error"] <= 210, "the README says a fitted rating is uncertain by 170-210 points"
+        assert 140 <= row["ratings' own error"] <= 170, "the README says a fitted rating is uncertain by 140-170 points"
