@@ -51,8 +51,8 @@ def outcomes(rows, solved: pd.DataFrame, game: str, rungs: list[str] | None = No
 
     A rung played on other random streams (``stream=k`` labels, ``experiments/published/ladder-streams.toml``)
     answers a deal once a stream: each is a game of it (the fit counts them all), under the rung's own label. A
-    rung whose other streams played the same games as its own, (result, moves and cards home, deal by deal), draws no random numbers: those
-    are the same game again, and only its own stream is kept."""
+    rung whose other streams played the same games as its own (result, moves and cards home, deal by deal) draws
+    no random numbers: those are the same game again, and only its own stream is kept."""
     rows = as_rows(rows)
     held = rows.pairs()
     if rungs is None:

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -136,3 +138,34 @@ def test_a_run_of_several_streams_writes_each_and_resumes(tmp_path):
     assert {json.loads(t).get("stream", 0) for t in df.player_params} == {0, 1}
     again = run(build(read_toml(exp_file), from_file=True), out, progress=False)
     assert again.deals_played == 0 and again.deals_already == 12
+
+
+CASTLE = [sys.executable, "-c", "from sim.cli import main; main()"]
+
+
+@pytest.mark.parametrize("args, said", [
+    (["run", "--game", "sa", "--player", "greedy:stream=x", "--deals", "3", "--out", "out"], "stream must be a whole number"),
+    (["run", "--game", "sa", "--player", "solver:stream=1", "--deals", "3", "--out", "out"], "draws no random stream"),
+    (["run", "zero.toml", "--out", "out"], "streams must be a whole number 1 to 1000, got 0"),
+    (["run", "both.toml", "--out", "out"], "give streams or stream, not both"),
+    (["play", "sa", "1", "--player", "mine.py:Plain:stream=1"], "draws no random stream"),
+])
+def test_a_bad_stream_on_the_command_line_is_one_line_exit_2_and_writes_nothing(tmp_path, args, said):
+    (tmp_path / "zero.toml").write_text('deals = 3\ngames = ["sa"]\n[[players]]\nname = "nmcs"\nstreams = 0\n')
+    (tmp_path / "both.toml").write_text('deals = 3\ngames = ["sa"]\n[[players]]\nname = "nmcs"\nstreams = 2\nstream = 1\n')
+    (tmp_path / "mine.py").write_text("class Plain:\n    def __init__(self, seed=0, deal=0):\n        pass\n\n"
+                                      "    def choose(self, state):\n        return None\n")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    p = subprocess.run(CASTLE + args, cwd=tmp_path, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and said in p.stderr, p.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_python_player_that_takes_a_stream_gets_it(tmp_path, monkeypatch):
+    (tmp_path / "mine.py").write_text(
+        "import random\n\nclass Drawn:\n    def __init__(self, seed=0, deal=0, stream=0):\n"
+        "        self.r = random.Random(seed * 1_000_003 + deal * 7 + stream)\n\n"
+        "    def choose(self, state):\n        a = state.actions()\n        return int(a[self.r.randrange(len(a))]) if len(a) else None\n")
+    monkeypatch.chdir(tmp_path)
+    own, other = parse_player("mine.py:Drawn"), parse_player("mine.py:Drawn:stream=3")
+    assert other.label == own.label + ":stream=3" and other.make(0, 5).r.random() != own.make(0, 5).r.random()

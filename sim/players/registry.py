@@ -140,11 +140,10 @@ def choose_from_spec(spec: PlayerSpec, params: dict[str, Any] | None = None) -> 
 def _stream(spec: PlayerSpec, value: Any) -> int:
     """A choice's random stream (:attr:`PlayerChoice.stream`), checked: a whole number the player can take."""
     text = str(value).strip()
-    if isinstance(value, bool) or not (isinstance(value, int) or text.isascii() and text.isdigit()):
+    whole = not isinstance(value, bool) and (isinstance(value, int) or text.isascii() and text.isdigit())
+    if not whole or not 0 <= int(text) <= MAX_STREAM:
         raise UnknownPlayerError(f"player {spec.name}: stream must be a whole number 0 to {MAX_STREAM}, got {value!r}")
     stream = int(text)
-    if not 0 <= stream <= MAX_STREAM:
-        raise UnknownPlayerError(f"player {spec.name}: stream must be a whole number 0 to {MAX_STREAM}, got {value!r}")
     if stream and not spec.takes_stream():
         raise UnknownPlayerError(f"player {spec.name} draws no random stream a run can change (a Python player's class "
                                  f"takes a stream keyword to play several)")

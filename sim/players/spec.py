@@ -160,15 +160,7 @@ class PlayerSpec:
         """Can it play another random stream (:attr:`PlayerChoice.stream`)? A compiled player can (its stream is
         keyed by its salt); a Python player if its class takes a ``stream`` keyword; a player that plays whole deals
         with its own code (the solver) cannot."""
-        if self.compiled:
-            return True
-        if self.factory is None:
-            return False
-        try:
-            takes = inspect.signature(resolve(self.factory)).parameters
-        except (TypeError, ValueError):
-            return False
-        return STREAM in takes or any(p.kind is p.VAR_KEYWORD for p in takes.values())
+        return self.compiled or (self.factory is not None and _takes(resolve(self.factory), STREAM) is True)
 
 
 @dataclass(frozen=True)
@@ -176,9 +168,9 @@ class PlayerChoice:
     """A player with all its parameter values: one competitor of an experiment.
 
     ``stream``: which of the player's random streams it plays (0, its own, unless a run asks for more): the same
-    player on the same deal with another stream draws other random numbers, so a player that draws them (a rollout,
-    a search with a random spread, a random tie-break) can answer a deal several times. Not a parameter: it
-    changes no decision rule. Its label and ``player_params`` name it when it is not 0 (``rollout:stream=2``)."""
+    player on the same deal with another stream draws other random numbers, so a player that draws them (nmcs,
+    random, a plug-in's ``kit.random``) can answer a deal several times. Not a parameter: it changes no decision
+    rule. Its label and ``player_params`` name it when it is not 0 (``nmcs:stream=2``)."""
 
     spec: PlayerSpec
     params: dict[str, int | float] = field(hash=False)
@@ -221,11 +213,8 @@ class PlayerChoice:
         if self.spec.factory is not None:
             factory = resolve(self.spec.factory)
             offered = (("seed", seed), ("deal", deal)) + (((STREAM, self.stream),) if self.stream else ())
-            try:  # a class of a researcher's may take neither seed nor deal (nor a stream: the registry checks)
-                takes = inspect.signature(factory).parameters
-                given = {k: v for k, v in offered if k in takes or any(p.kind is p.VAR_KEYWORD for p in takes.values())}
-            except (TypeError, ValueError):
-                given = dict(offered)
+            # a class of a researcher's may take neither seed nor deal (nor a stream: the registry checks)
+            given = {k: v for k, v in offered if _takes(factory, k) is not False}
             return factory(**given, **self.own_params)
         if self.spec.kernel is not None:  # (named, as specs name their code: listing players loads no kernel)
             return resolve("sim.players.compiled:CompiledPlayer")(self, seed, deal)
@@ -250,6 +239,15 @@ def spec_from_class(name: str, cls: type) -> PlayerSpec:
     version = getattr(cls, "version", 1)
     return PlayerSpec(name, doc.splitlines()[0] if doc else "", tuple(params), factory=cls,
                       version=version if isinstance(version, int) and not isinstance(version, bool) else 1)
+
+
+def _takes(fn, keyword: str) -> bool | None:
+    """Does ``fn`` take ``keyword`` (by name or through ``**kwargs``)? None when its signature cannot be read."""
+    try:
+        takes = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return None
+    return keyword in takes or any(p.kind is p.VAR_KEYWORD for p in takes.values())
 
 
 def _fmt(v: int | float) -> str:
