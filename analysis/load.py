@@ -17,11 +17,12 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from sim.core.rules import SHEET
+from sim.players.spec import EXACT
 from sim.study.dataset import MANIFEST, parse_manifest
 from sim.study.values import BadValue, check_values
 
 from .parts import ResultsError, column_range, folder_keys, folder_values, holds, key_rows, not_castle_rows, parquet_parts
-from .roles import learn
+from .roles import learn, role
 from .stats import is_judge
 
 
@@ -241,8 +242,7 @@ def _first_sentence(e: Exception, most: int = 100) -> str:
 def load_manifest(path: str | Path) -> dict:
     """The experiment's manifest as the runner writes it (``_manifest.json``; empty dict if the dataset has none); the
     roles it records are learned (:func:`analysis.roles.learn`) for players the registry does not know."""
-    file = Path(path) / MANIFEST
-    if not file.exists():
+    if not (file := Path(path) / MANIFEST).exists():
         return {}
     manifest, problem = parse_manifest(file)
     if problem:
@@ -254,8 +254,7 @@ def load_manifest(path: str | Path) -> dict:
 def manifests(path: str | Path) -> dict[str, dict]:
     """The manifest of the dataset at ``path``, or of each experiment folder just below it, keyed by folder name."""
     path = Path(path)
-    own = load_manifest(path)
-    if own:
+    if own := load_manifest(path):
         return {path.name: own}
     return {m.parent.name: load_manifest(m.parent) for m in sorted(path.glob("*/_manifest.json"))}
 
@@ -274,12 +273,18 @@ def study_folders(path: str | Path) -> list[Path]:
 
 def catalogue_beside(folder: Path, study: Path) -> bool:
     """Is ``folder`` a dataset on PySol's numbering inside a folder of datasets (``study``)? Such a dataset is a
-    catalogue beside the study (PySol's game numbers, :mod:`analysis.catalogue`): its judges' rows are read with the
-    study's (a verdict and an index a deal), its players' are not, so a player's win rate stays that on the study's
-    deals. A PySol dataset read on its own is read whole."""
+    catalogue beside the study (PySol's game numbers, :mod:`analysis.catalogue` reads it): only its judges' rows that
+    are not exact are read with the study's (:func:`beside_rows`), so a player's win rate and a game's winnability stay
+    those of the study's seeded deals, the sample drawn for them. A PySol dataset read on its own is read whole."""
     from sim.core.deals import PYSOL_SEED
 
     return folder != study and (load_manifest(folder).get("experiment") or {}).get("seed") == PYSOL_SEED
+
+
+def beside_rows(folder: Path) -> pd.DataFrame:
+    """What the study reads of a catalogue beside it (:func:`catalogue_beside`): its judges' rows, the exact ones' not."""
+    rows = load_results(folder, judged_only=True)
+    return rows[rows.player.map(lambda p: role(p) != EXACT).astype(bool)].reset_index(drop=True)
 
 
 def study_parts(path: str | Path) -> list[tuple[str, list[str]]]:
@@ -293,22 +298,21 @@ def study_parts(path: str | Path) -> list[tuple[str, list[str]]]:
 def load_study(path: str | Path, judged_only: bool = False) -> tuple[pd.DataFrame, dict[str, dict]]:
     """Every row of a dataset, or of a folder of datasets (the shipped study), with the folder each came from
     in ``dataset``; and the manifests (:func:`manifests`). ``judged_only``: as :func:`load_results`."""
-    path = Path(path)
-    held = manifests(path)
+    path, held = Path(path), manifests(path)
     folders = study_folders(path)
     if folders == [path]:
         return load_results(path, judged_only=judged_only).assign(dataset=path.name), held
-    df = pd.concat(_shared_categories([load_results(p, judged_only=judged_only or catalogue_beside(p, path)).assign(dataset=p.name)
-                                       for p in folders]), ignore_index=True)
+    df = pd.concat(_shared_categories([(beside_rows(p) if catalogue_beside(p, path) else load_results(p, judged_only=judged_only))
+                                       .assign(dataset=p.name) for p in folders]), ignore_index=True)
     held_games = df.dataset.value_counts().to_dict()  # before two experiments' shared games are kept once
     held_us = {k: int(v) for k, v in df.groupby("dataset").cpu_us.sum().items()}
     for p in folders:  # a catalogue's players' rows are not read, but they were played: its games and CPU count
         if catalogue_beside(p, path):
             played = ds.dataset(parquet_parts(p), format="parquet").to_table(columns=["cpu_us"]).column("cpu_us")
             held_games[p.name], held_us[p.name] = len(played), int(pc.sum(played).as_py() or 0)
-    held_cpu = {k: v / 1e6 for k, v in held_us.items()}
     df = _one_row_per_game(df)
-    df.attrs["games_held"], df.attrs["cpu_seconds_held"], df.attrs["cpu_us_held"] = held_games, held_cpu, held_us
+    df.attrs["games_held"], df.attrs["cpu_us_held"] = held_games, held_us
+    df.attrs["cpu_seconds_held"] = {k: v / 1e6 for k, v in held_us.items()}
     return df, held
 
 
@@ -326,8 +330,7 @@ def _shared_categories(frames: list[pd.DataFrame]) -> list[pd.DataFrame]:
 
 def unfinished(df: pd.DataFrame, held: dict[str, dict]) -> list[tuple[str, int, int]]:
     """``(experiment folder, games it holds, games its experiment plays)`` for each run that has not finished."""
-    t = experiments_table(df, held)
-    return [(r.experiment, r.games, r.planned) for r in t.itertuples() if not r.finished]
+    return [(r.experiment, r.games, r.planned) for r in experiments_table(df, held).itertuples() if not r.finished]
 
 
 def count_cheap_rows(df: pd.DataFrame, cheap) -> None:
@@ -359,10 +362,8 @@ def experiments_table(df: pd.DataFrame, held: dict[str, dict]) -> pd.DataFrame:
     for label, m in held.items():
         if not m:
             continue
-        exp = m.get("experiment", {})
-        runs = m.get("runs", [])
-        rows.append({"experiment": label, "games": int(games.get(label, 0)),
-                     "planned": _planned(exp),
+        exp, runs = m.get("experiment", {}), m.get("runs", [])
+        rows.append({"experiment": label, "games": int(games.get(label, 0)), "planned": _planned(exp),
                      "finished": bool(m.get("finished")), "cpu_hours": float(cpu.get(label, 0.0)) / 3600,
                      "commits": ", ".join(dict.fromkeys(str(r.get("git_commit") or "?")[:7] for r in runs))})
     return pd.DataFrame(rows, columns=["experiment", "games", "planned", "finished", "cpu_hours", "commits"])

@@ -58,7 +58,7 @@ def write_dataset(root: Path, deals: int = 400, games=GAMES, players=("random", 
                              schema=row_schema)
             write_atomic(table, root / f"game={name}" / f"player={player}" / f"part-{int(seed == -1)}-{deals - 1 + (seed == -1)}.parquet")
     if judged:
-        _judged(root, rng, deals, games, ease, game_p)
+        _judged(root, rng, deals, games, ease, game_p, seed)
     manifest = {"experiment": {"name": "synthetic", "games": {g: 1 for g in games}, **({"seed": seed} if seed else {})},
                 "finished": "synthetic"}
     (root / MANIFEST).write_text(json.dumps(manifest))
@@ -75,17 +75,18 @@ def _consistent(columns: dict) -> dict:
             "positions": np.minimum(np.asarray(columns["positions"]), moves + 1)}
 
 
-def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
+def _judged(root: Path, rng, deals: int, games, ease, game_p, seed: int = 0) -> None:
     """The corridor, mistakes and phased players' rows (their own columns filled as those players fill them), and the
-    settle player's on the phased deals left unknown at the last phase."""
+    settle player's on the phased deals left unknown at the last phase; on ``seed``'s deals (PySol's from 1)."""
     from sim.players.builtin import CORRIDOR, MISTAKES, PHASED, SETTLE
     from sim.solver.mistakes import KINDS, RUNGS
 
+    shift = int(seed == -1)
     for name in games:
         game = name.partition("@")[0]
         won = ease < game_p[game]
-        base = {"game": [game] * deals, "player_params": ["{}"] * deals, "seed": np.zeros(deals, np.int64),
-                "deal": np.arange(deals, dtype=np.int64), "result": np.where(won, "won", "lost").tolist(), "won": won,
+        base = {"game": [game] * deals, "player_params": ["{}"] * deals, "seed": np.full(deals, seed, np.int64),
+                "deal": np.arange(deals, dtype=np.int64) + shift, "result": np.where(won, "won", "lost").tolist(), "won": won,
                 "moves": rng.integers(80, 300, deals), "cards_home": np.where(won, 52, 0), "base_rank": [None] * deals,
                 "max_empty_piles": rng.integers(0, 4, deals), "positions": rng.integers(80, 300, deals),
                 "elapsed_us": rng.integers(10**4, 10**6, deals), "cpu_us": rng.integers(10**4, 10**6, deals),
@@ -113,7 +114,7 @@ def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
         mistakes = {**base, "player": ["mistakes"] * deals, "review": reviews}
         phase = np.where(rng.random(deals) < 0.8, 1, np.where(rng.random(deals) < 0.5, 2, 3))
         left = (phase < 3) & (rng.random(deals) < 0.5) & (phase > 1)
-        phased = {**base, "player": ["phased"] * deals, "deal": np.arange(deals, 2 * deals, dtype=np.int64),
+        phased = {**base, "player": ["phased"] * deals, "deal": np.arange(deals, 2 * deals, dtype=np.int64) + shift,
                   "player_params": [json.dumps({"middle": 2_000_000})] * deals, "phase": phase, "left": left,
                   "result": np.where(left, "unknown", base["result"]).tolist()}
         # a few deals unknown at the last phase, solved again by the settle player (its own generator: the other
@@ -132,5 +133,5 @@ def _judged(root: Path, rng, deals: int, games, ease, game_p) -> None:
             cols = _consistent(cols)
             table = pa.table({f.name: pa.array(cols.get(f.name) if cols.get(f.name) is not None else [None] * n_rows).cast(f.type)
                               for f in row_schema}, schema=row_schema)
-            first, last = (0, deals - 1) if spec is not SETTLE else (int(cols["deal"].min()), int(cols["deal"].max()))
+            first, last = (shift, deals - 1 + shift) if spec is not SETTLE else (int(cols["deal"].min()), int(cols["deal"].max()))
             write_atomic(table, root / f"game={name}" / f"player={spec.name}" / f"part-{first}-{last}.parquet")

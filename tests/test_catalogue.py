@@ -171,15 +171,14 @@ def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_
 def test_the_studys_readers_leave_a_pysol_datasets_players_out_and_count_their_games(study):
     """The rungs on PySol's numbers rate PySol's deals; pooled with the study's deals they would move the win rates
     the study states (the README's ladder table moved by up to 1.2 points): the study's readers leave those rows out,
-    keep the dataset's judges' rows (verdicts), and still count its games and CPU."""
+    keep only the dataset's judges that are not exact, and still count its games and CPU."""
     from analysis import scan
     from analysis.load import catalogue_beside, load_results, load_study
 
     assert catalogue_beside(study / "pysol", study) and not catalogue_beside(study / "ladder", study)
     assert not catalogue_beside(study / "pysol", study / "pysol")  # (read on its own, a PySol dataset is read whole)
     df, _ = load_study(study)
-    pysol = df[df.dataset == "pysol"]
-    assert len(pysol) and set(pysol.player.astype(str)) == {"solver"}  # its judges' rows: the verdicts
+    assert not (df.dataset == "pysol").any()  # (its players' rows and its verdicts, the solver's, are the catalogue's)
     whole = load_results(study / "pysol")
     assert df.attrs["games_held"]["pysol"] == len(whole)
     assert df.attrs["cpu_us_held"]["pysol"] == int(whole.cpu_us.sum())
@@ -204,3 +203,30 @@ def test_the_reports_ratings_section_shows_the_catalogue_shipped_beside_the_data
     assert "PySol FC&#39;s game numbers by tier" in html or "PySol FC's game numbers by tier" in html
     table = pd.read_csv(tmp_path / "report" / "tables" / "ratings_pysol.csv")
     assert list(table.game) == ["streets-and-alleys", "citadel"] and list(table.unsolved) == [20, 20]
+
+
+def test_a_pysol_catalogue_beside_the_study_moves_no_winnability_the_study_states(tmp_path):
+    """PySol's numbers were not drawn for the study's estimates: beside the study, a catalogue's verdicts (its solver
+    and phased rows, seed -1) are the catalogue's alone (analysis.catalogue reads them), so each game's winnability, the
+    paired comparison and castle summary's perfect play are those of the seeded deals, as without the catalogue; its
+    judges' indexes still reach the study's difficulty tables."""
+    from analysis import designs, scan, summary, winnability
+    from analysis.load import count_cheap_rows, load_results, load_study
+    from tests.synthetic import write_dataset
+
+    games = ("streets-and-alleys", "selective-castle")
+    write_dataset(tmp_path / "study" / "seeded", deals=300, games=games, judged=True)
+    write_dataset(tmp_path / "study" / "pysol", deals=250, games=games, judged=True, seed=-1)
+    df, held = load_study(tmp_path / "study", judged_only=True)
+    alone = load_results(tmp_path / "study" / "seeded", judged_only=True)
+    pysol = df[df.seed == -1]
+    assert len(pysol) and not designs.exact_mask(pysol.player).any() and "corridor" in set(pysol.player.astype(str))
+    assert designs.perfect_play_by_game(df) == designs.perfect_play_by_game(alone)
+    solver = df[designs.exact_mask(df.player)]
+    pair = winnability.perfect_play_pair(solver, "selective-castle", "streets-and-alleys")
+    assert pair.deals == winnability.perfect_play_pair(alone[designs.exact_mask(alone.player)], "selective-castle", "streets-and-alleys").deals
+    cheap = scan.of(tmp_path / "study")
+    count_cheap_rows(df, cheap)
+    perfect = [line for line in summary.lines(df, cheap, held) if line.role == "perfect play"]
+    assert len(perfect) == 2 and {line.seeds for line in perfect} == {"0"}
+    assert df.attrs["games_held"]["pysol"] == len(load_results(tmp_path / "study" / "pysol"))  # (played: counted)
