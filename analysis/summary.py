@@ -91,26 +91,29 @@ def _line(e: Estimate, role: str, where, going: str | None) -> Line:
 
 
 def _spans(df: pd.DataFrame, cheap) -> dict[tuple[str, str], tuple[str, str]]:
-    """(seeds, deals in words) of each (game, player), and of each game's perfect play (all its exact rows)."""
-    out = {}
+    """(seeds, deals in words) of each (game, player), and of each game's perfect play (all its exact rows); on
+    several seeds, the deals of each (deal N of one seed is another deal than deal N of the next)."""
     tables = []
     if len(df):
-        g = df.groupby(["game", "player"], observed=True)
-        tables.append(pd.DataFrame({"seeds": g.seed.unique(), "n": g.deal.nunique(), "lo": g.deal.min(), "hi": g.deal.max()})
-                      .reset_index())
+        def per_seed(rows: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+            g = rows.groupby(by + ["seed"], observed=True).deal
+            return pd.DataFrame({"n": g.nunique(), "lo": g.min(), "hi": g.max()}).reset_index()
+        tables.append(per_seed(df, ["game", "player"]))
         exact = df[exact_mask(df.player) & (df.player.map(player_name) != SETTLE)]  # (settle's deals are others' unknowns)
         if len(exact):
-            e = exact.groupby("game", observed=True)
-            tables.append(pd.DataFrame({"seeds": e.seed.unique(), "n": e.deal.nunique(), "lo": e.deal.min(), "hi": e.deal.max()})
-                          .reset_index().assign(player=PERFECT))
+            tables.append(per_seed(exact, ["game"]).assign(player=PERFECT))
     if cheap is not None and len(cheap):
-        t = cheap.df("SELECT game, player, list(DISTINCT seed) AS seeds, count(DISTINCT deal) AS n, min(deal) AS lo, "
-                     "max(deal) AS hi FROM rows GROUP BY game, player")
-        tables.append(t)
-    for t in tables:
-        for game, player, seeds, n, lo, hi in t[["game", "player", "seeds", "n", "lo", "hi"]].itertuples(index=False, name=None):
-            out[(str(game), str(player))] = (", ".join(_seed(int(s)) for s in sorted(int(x) for x in seeds)),
-                                             span_text(int(n), int(lo), int(hi)))
+        tables.append(cheap.df("SELECT game, player, seed, count(DISTINCT deal) AS n, min(deal) AS lo, max(deal) AS hi "
+                               "FROM rows GROUP BY game, player, seed"))
+    if not tables:
+        return {}
+    t = pd.concat([x[["game", "player", "seed", "n", "lo", "hi"]] for x in tables], ignore_index=True)
+    t = t.astype({"game": str, "player": str, "seed": "int64"}).sort_values(["game", "player", "seed"], kind="stable")
+    out = {}
+    for (game, player), g in t.groupby(["game", "player"], sort=False):
+        spans = [span_text(int(n), int(lo), int(hi)) for n, lo, hi in zip(g.n, g.lo, g.hi)]
+        said = spans[0] if len(set(spans)) == 1 else "; ".join(f"{x} of seed {_seed(int(sd))}" for x, sd in zip(spans, g.seed))
+        out[(game, player)] = (", ".join(_seed(int(sd)) for sd in g.seed), said + (" of each" if len(g) > 1 and len(set(spans)) == 1 else ""))
     return out
 
 

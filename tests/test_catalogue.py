@@ -229,4 +229,7 @@ def test_a_pysol_catalogue_beside_the_study_moves_no_winnability_the_study_state
     count_cheap_rows(df, cheap)
     perfect = [line for line in summary.lines(df, cheap, held) if line.role == "perfect play"]
     assert len(perfect) == 2 and {line.seeds for line in perfect} == {"0"}
+    corridor = [line for line in summary.lines(df, cheap, held) if line.player == "corridor"]
+    assert {(line.seeds, line.deal_span) for line in corridor} == {  # (its judges' lines say the deals of each seed)
+        ("-1 (PySol's deals), 0", "deals 1-250 of seed -1 (PySol's deals); deals 0-299 of seed 0")}
     assert df.attrs["games_held"]["pysol"] == len(load_results(tmp_path / "study" / "pysol"))  # (played: counted)
