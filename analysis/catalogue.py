@@ -151,6 +151,7 @@ def text(c: Catalogue, rules) -> str:
     """The catalogue as its plain text file: a header of ``#`` lines saying what each field means, then one line a
     number, its fields separated by a space (see :data:`FIELDS`)."""
     n = c.counts()
+    unrated = int(((c.deals.verdict == "won") & (c.deals.tier == "")).sum())
     first, last = int(c.deals.deal.min()), int(c.deals.deal.max())
     head = [
         f"# {FORMAT} {FORMAT_VERSION}",
@@ -159,7 +160,8 @@ def text(c: Catalogue, rules) -> str:
         "# verdict: won (the solver found a win, replayed move by move), lost (proved: no win exists), "
         "unknown (the solver's budget ran out), unsolved (not searched yet)",
         "# tier: " + ", ".join(tier_word(t) for t in ratings_analysis.TIERS) + " (cut at "
-        + ", ".join(f"{c:,.0f}" for c in ratings_analysis.CUTS) + " points), or - (no rating: lost or unknown)",
+        + ", ".join(f"{c:,.0f}" for c in ratings_analysis.CUTS) + " points), or - (no rating: lost or unknown" + (f"; and {unrated:,} won numbers the ladder did not play, with no "
+        "rating model for this game to predict them" if unrated else "") + ")",
         f"# rating: points, {ratings_analysis.REFERENCE} rated {ratings_analysis.CENTRE:,.0f}, 400 points = 10:1 odds"
         " (a player rated 400 above a deal wins it 10 times in 11), or -",
         "# basis: played (rated from the ladder's games on the deal; scale: " + c.scale + "), "
@@ -220,7 +222,7 @@ def tiers_by_game(folder: str | Path) -> pd.DataFrame:
                      **{v: int((d.verdict == v).sum()) for v in VERDICTS}, "played": int((won.basis == "played").sum()),
                      **{f"won {t}": int((won.tier == t).sum()) for t in ratings_analysis.TIERS},
                      **{f"unsolved {t}": int((unsolved.tier == t).sum()) for t in ratings_analysis.TIERS},
-                     "unsolved_unrated": int((unsolved.tier == "").sum())})
+                     "unsolved_unrated": int((unsolved.tier == "").sum()), "won_unrated": int((won.tier == "").sum())})
     return pd.DataFrame(rows)
 
 
@@ -239,7 +241,8 @@ def tiers_view(t: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame([{
         "game": name(r.game), "PySol numbers": f"{r['first']:,}-{r['last']:,}",
         "won / lost / unknown / unsolved": f"{r.won:,} / {r.lost:,} / {r.unknown:,} / {r.unsolved:,}",
-        "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won"),
+        "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won") + (
+            f" ({r.won_unrated:,} not rated: not played by the ladder, no rating model)" if r.get("won_unrated", 0) else ""),
         "of the won, rated from the ladder's games": f"{r.played:,}",
         "unsolved, by predicted tier": unsolved(r)} for _, r in t.iterrows()])
 

@@ -14,6 +14,7 @@ import pytest
 
 from analysis import catalogue
 from analysis import ratings as ratings_analysis
+from sim.explain import rating as RM
 
 LADDER = ("random", "greedy", "lookahead", ratings_analysis.REFERENCE)
 PUBLISHED = Path(__file__).resolve().parents[1] / "data" / "published"
@@ -142,7 +143,8 @@ def test_castle_deals_exports_the_file_and_picks_pysol_numbers_by_tier_from_it(s
 @pytest.mark.parametrize("game", GAMES)
 def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game):
     """Each shipped file: PySol's numbers 1-10,000, the verdict of every number the study's exact rows hold (the
-    same as the rows say), and a rating for every number won, played or predicted."""
+    same as the rows say), and a rating for every number won, played or predicted where the game has a rating model
+    (Citadel has none: its won numbers the ladder did not play are counted in the header, unrated)."""
     from sim.core.rules import find_game
 
     rows = catalogue.read(PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game)))
@@ -156,7 +158,13 @@ def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game)
     np.testing.assert_array_equal(rows.set_index("deal").verdict.reindex(v.index).to_numpy(), v.to_numpy())
     assert (rows.verdict[~rows.deal.isin(v.index)] == "unsolved").all()
     won = rows[rows.verdict == "won"]
-    assert won.rating.notna().all() and (won.basis != "").all()
+    if RM.rating_path(game).exists():
+        assert won.rating.notna().all() and (won.basis != "").all()
+    else:  # (no rating model: a won number the ladder did not play has no tier, and the header counts them)
+        assert (won.basis.isin(["played", ""])).all() and won.rating.notna().sum() >= 1000
+        unrated = int(won.rating.isna().sum())
+        text = (PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game))).read_text()
+        assert not unrated or f"and {unrated:,} won numbers the ladder did not play" in text
 
 
 def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_numbers(study):
@@ -233,3 +241,16 @@ def test_a_pysol_catalogue_beside_the_study_moves_no_winnability_the_study_state
     assert {(line.seeds, line.deal_span) for line in corridor} == {  # (its judges' lines say the deals of each seed)
         ("-1 (PySol's deals), 0", "deals 1-250 of seed -1 (PySol's deals); deals 0-299 of seed 0")}
     assert df.attrs["games_held"]["pysol"] == len(load_results(tmp_path / "study" / "pysol"))  # (played: counted)
+
+
+def test_the_header_counts_won_numbers_left_without_a_tier(study):
+    """A won number the ladder did not play, in a game with no rating model to predict it (Citadel's 2,001-10,000),
+    has no tier: the header says so and how many, where it would otherwise say that only a lost or unknown number
+    has none."""
+    from sim.core.rules import find_game
+
+    c = catalogue.build(study, "citadel", last=200, predict=False)
+    assert "won numbers the ladder did not play" not in catalogue.text(c, find_game("citadel"))
+    won = c.deals.index[c.deals.verdict == "won"][:3]
+    c.deals.loc[won, ["tier", "rating", "basis"]] = ["", np.nan, ""]
+    assert "and 3 won numbers the ladder did not play" in catalogue.text(c, find_game("citadel"))
