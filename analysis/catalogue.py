@@ -160,8 +160,9 @@ def text(c: Catalogue, rules) -> str:
         "# verdict: won (the solver found a win, replayed move by move), lost (proved: no win exists), "
         "unknown (the solver's budget ran out), unsolved (not searched yet)",
         "# tier: " + ", ".join(tier_word(t) for t in ratings_analysis.TIERS) + " (cut at "
-        + ", ".join(f"{c:,.0f}" for c in ratings_analysis.CUTS) + " points), or - (no rating: lost or unknown" + (f"; and {unrated:,} won numbers the ladder did not play, with no "
-        "rating model for this game to predict them" if unrated else "") + ")",
+        + ", ".join(f"{c:,.0f}" for c in ratings_analysis.CUTS) + " points), or - (no rating: lost or unknown"
+        + (f"; and {unrated:,} won numbers the ladder did not play, with no rating model for this game to predict them"
+           if unrated else "") + ")",
         f"# rating: points, {ratings_analysis.REFERENCE} rated {ratings_analysis.CENTRE:,.0f}, 400 points = 10:1 odds"
         " (a player rated 400 above a deal wins it 10 times in 11), or -",
         "# basis: played (rated from the ladder's games on the deal; scale: " + c.scale + "), "
@@ -242,7 +243,7 @@ def tiers_view(t: pd.DataFrame) -> pd.DataFrame:
         "game": name(r.game), "PySol numbers": f"{r['first']:,}-{r['last']:,}",
         "won / lost / unknown / unsolved": f"{r.won:,} / {r.lost:,} / {r.unknown:,} / {r.unsolved:,}",
         "won, by tier (very easy / easy / medium / hard / very hard)": counts(r, "won") + (
-            f" ({r.won_unrated:,} not rated: not played by the ladder, no rating model)" if r.get("won_unrated", 0) else ""),
+            f" ({r.won_unrated:,} not rated: not played by the ladder, no rating model)" if r.won_unrated else ""),
         "of the won, rated from the ladder's games": f"{r.played:,}",
         "unsolved, by predicted tier": unsolved(r)} for _, r in t.iterrows()])
 

@@ -9,8 +9,8 @@ study's deals but not all), so a deal rated 1500 is one it wins half the time, i
 Why Rasch and not two parameters: the ladder answers each deal with about ten players (about fifteen games: the
 two that draw random numbers play it on several random streams, each a game), too few responses to estimate a
 deal's own discrimination; the number of games won on a deal is then the sufficient statistic of its difficulty,
-as the weakest rung that wins it is today, with a probability to go with it. A slope per player can be estimated, and :func:`analysis.ratings_check.fit_slopes` is judged beside
-this model on the same held-out games (the report's table): it gains a little and costs the one scale, a
+as the weakest rung that wins it is today, with a probability to go with it. A slope per player can be
+estimated, and :func:`analysis.ratings_check.fit_slopes` is judged beside this model on the same held-out games (the report's table): it gains a little and costs the one scale, a
 rating difference no longer meaning the same odds for every player. Why written here: the fit is marginal maximum likelihood (:func:`fit`: the deals a normal population
 integrated out on a grid of Hermite nodes, maximised by L-BFGS with the gradient written out), a few lines of NumPy and SciPy; IRT libraries on the package index are unmaintained
 or need a probabilistic programming stack. ``tests/test_ratings.py`` checks it against the same likelihood

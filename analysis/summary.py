@@ -112,8 +112,11 @@ def _spans(df: pd.DataFrame, cheap) -> dict[tuple[str, str], tuple[str, str]]:
     out = {}
     for (game, player), g in t.groupby(["game", "player"], sort=False):
         spans = [span_text(int(n), int(lo), int(hi)) for n, lo, hi in zip(g.n, g.lo, g.hi)]
-        said = spans[0] if len(set(spans)) == 1 else "; ".join(f"{x} of seed {_seed(int(sd))}" for x, sd in zip(spans, g.seed))
-        out[(game, player)] = (", ".join(_seed(int(sd)) for sd in g.seed), said + (" of each" if len(g) > 1 and len(set(spans)) == 1 else ""))
+        if len(set(spans)) == 1:
+            said = spans[0] + (" of each" if len(spans) > 1 else "")
+        else:
+            said = "; ".join(f"{x} of seed {_seed(int(sd))}" for x, sd in zip(spans, g.seed))
+        out[(game, player)] = (", ".join(_seed(int(sd)) for sd in g.seed), said)
     return out
 
 
