@@ -13,7 +13,8 @@ unknown one:
   A game the study's ladder did not play (Citadel) is put on a scale of its own from these games, its reference
   rung at 1500 too (the file's header says which).
 - ``predicted``: no rung played it; its rating is ``castle explain``'s before any search (the rating model of
-  :mod:`sim.explain.rating`, from the layout and cheap probes; its held-out error in the header). For an unsolved
+  :mod:`sim.explain.rating`, from the layout and cheap probes; its held-out error in the header; Citadel's is
+  trained on the numbers played here, :func:`own_scale`). For an unsolved
   deal it is the rating the deal has if it is winnable.
 
 The tier is the rating's (:data:`analysis.ratings.TIERS`, cut at :data:`analysis.ratings.CUTS`).
@@ -31,6 +32,7 @@ from sim.core import files
 
 from . import ladder
 from . import ratings as ratings_analysis
+from .stats import player_mask
 
 FORMAT = "castle-pysol-catalogue"
 FORMAT_VERSION = 1
@@ -39,6 +41,10 @@ VERDICTS = ("won", "lost", "unknown", "unsolved")
 BASES = ("played", "predicted")
 FOLDER = "pysol-catalogue"  #: where ``make catalogue`` writes the files, inside data/published
 LAST = 10_000  #: PySol's game numbers 1 to LAST
+#: the games of the family PySol FC deals and ``pysol-cards`` reproduces (``make catalogue`` writes one file each)
+GAMES = ("streets-and-alleys", "beleaguered-castle", "citadel", "selective-castle")
+#: the scale of a game the study's ladder did not play, in words (the file's header)
+OWN_SCALE = "its own: the ladder's rungs on these PySol deals (the study's ladder did not play this game)"
 
 
 @dataclass
@@ -87,34 +93,25 @@ def build(folder: str | Path, game: str, last: int | None = LAST, predict: bool 
     """``game``'s catalogue of PySol's numbers 1 to ``last`` from the study at ``folder`` (see the module's docstring);
     ``last=None``: to the highest number its rows hold (1 when none). ``predict=False``: no prediction before search
     (numbers not played keep no rating)."""
-    from .rated import rate_game, scale_of
-    from .stats import player_mask
+    from .rated import scale_of
 
     rows, sources = pysol_rows(folder, game)
     if last is None:
         last = int(rows.deal.max()) if len(rows) else 1
-    exact = rows[~player_mask(rows.player)] if len(rows) else rows
-    verdicts = ladder.one_verdict(exact, ["deal"]).set_index("deal").verdict if len(exact) else pd.Series(dtype=object)
+    verdicts, games = _verdicts_and_games(rows)
     numbers = np.arange(1, last + 1, dtype=np.int64)
     out = pd.DataFrame({"deal": numbers})
     out["verdict"] = verdicts.reindex(numbers).fillna("unsolved").to_numpy()
     out["rating"] = np.nan
     out["basis"] = ""
-    heur = rows[player_mask(rows.player)] if len(rows) else rows
     won = out.deal[out.verdict == "won"]
-    games = heur[heur.deal.isin(won)]
-    games = pd.DataFrame({"player": games.player, "seed": 0, "deal": games.deal, "won": games.result.eq("won")})
+    games = games[games.deal.isin(won)]
     scale = scale_of(folder, game) if len(games) else None
     if scale is not None:
         rated = ratings_analysis.rate_deals(scale.fit, games)
         fit, said = scale.fit, "the study's ladder on seed 0's deals (the rungs held at their ratings there)"
-    elif len(games) and games.player.nunique() >= 2:
-        solved = pd.DataFrame({"game": game, "seed": 0, "deal": won.to_numpy(), "verdict": "won"})
-        own = rate_game(games.assign(game=game, result=np.where(games.won, "won", "lost")), solved, game,
-                        rungs=sorted(games.player.unique()))
-        fit = own.fit if own is not None else None
-        rated = fit.deals if fit is not None else None
-        said = "its own: the ladder's rungs on these PySol deals (the study's ladder did not play this game)"
+    elif (own := _own_scale(games, won, game)) is not None:
+        fit, rated, said = own.fit, own.fit.deals, OWN_SCALE
     else:
         fit, rated, said = None, None, "none: no rung played these deals"
     if fit is not None and rated is not None and len(rated):
@@ -126,6 +123,42 @@ def build(folder: str | Path, game: str, last: int | None = LAST, predict: bool 
         predicted_by = _predict(out, game)
     out["tier"] = np.where(out.rating.notna(), ratings_analysis.tier_of(out.rating.fillna(0).to_numpy()), "")
     return Catalogue(game, out[["deal", "verdict", "tier", "rating", "basis"]], said, predicted_by, sources)
+
+
+def own_scale(folder: str | Path, game: str):
+    """``game`` on a scale of its own (an :class:`analysis.rated.Rated`, its deals labelled with PySol's seed), from
+    the ladder's games on its won PySol numbers in the study at ``folder``, its reference rung at 1500 as in every
+    game: the scale of a game the study's ladder did not play (Citadel), on which its catalogue rates the numbers
+    played and its rating model (:mod:`analysis.explain_ratings`) is trained. None where fewer than two rungs
+    played them."""
+    from sim.core.deals import PYSOL_SEED
+
+    verdicts, games = _verdicts_and_games(pysol_rows(folder, game)[0])
+    won = verdicts.index[verdicts == "won"]
+    own = _own_scale(games[games.deal.isin(won)], won, game)
+    if own is not None:
+        own.deals = own.deals.assign(seed=PYSOL_SEED)
+    return own
+
+
+def _verdicts_and_games(rows: pd.DataFrame) -> tuple[pd.Series, pd.DataFrame]:
+    """:func:`pysol_rows` as the solver's verdict a number (index: deal) and the rungs' games (``player, seed, deal,
+    won``; seed 0, as :func:`analysis.rated.outcomes` reads it)."""
+    exact, heur = rows[~player_mask(rows.player)], rows[player_mask(rows.player)]
+    verdicts = ladder.one_verdict(exact, ["deal"]).set_index("deal").verdict if len(exact) else pd.Series(dtype=object)
+    return verdicts, pd.DataFrame({"player": heur.player, "seed": 0, "deal": heur.deal, "won": heur.result.eq("won")})
+
+
+def _own_scale(games: pd.DataFrame, won, game: str):
+    """The rungs' ``games`` (:func:`_verdicts_and_games`) on the ``won`` numbers, fitted on a scale of their own; None
+    where fewer than two rungs played."""
+    from .rated import rate_game
+
+    if not len(games) or games.player.nunique() < 2:
+        return None
+    solved = pd.DataFrame({"game": game, "seed": 0, "deal": np.asarray(won), "verdict": "won"})
+    return rate_game(games.assign(game=game, result=np.where(games.won, "won", "lost")), solved, game,
+                     rungs=sorted(games.player.unique()))
 
 
 def _predict(out: pd.DataFrame, game: str) -> str:
@@ -144,7 +177,8 @@ def _predict(out: pd.DataFrame, game: str) -> str:
         X = features(g, [g.deal(int(d), PYSOL_SEED) for d in out.deal[todo]])
         out.loc[todo, "rating"] = model.predict(X)
         out.loc[todo, "basis"] = "predicted"
-    return f"castle explain's rating model (held-out error ±{model.rmse:.0f} points, root mean square)"
+    trained = ", trained on the numbers played here" if model.training.get("seed") == PYSOL_SEED else ""
+    return f"castle explain's rating model{trained} (held-out error ±{model.rmse:.0f} points, root mean square)"
 
 
 def text(c: Catalogue, rules) -> str:
@@ -252,15 +286,23 @@ def predicted_against_played(folder: str | Path, game: str) -> dict | None:
     """How well the rating predicted before search agrees with the rating the ladder's games give, on the PySol
     numbers the ladder played (deals neither model nor scale saw in training): deals, root-mean-square error,
     Spearman's correlation, the share given the same tier, the error of a constant (the played ratings' mean).
-    None where the game has no rating model or no played number."""
+    A model trained on these numbers (a game the study's ladder did not play: :func:`own_scale`) is judged on the
+    ones it held out. None where the game has no rating model or no such played number."""
     from scipy.stats import spearmanr
 
+    from sim.core.deals import PYSOL_SEED
     from sim.explain.rating import rating_for
 
-    if rating_for(game) is None:
+    model = rating_for(game)
+    if model is None:
         return None
     c = build(folder, game, None, predict=False)
     played = c.deals[c.deals.basis == "played"].reset_index(drop=True)
+    if model.training.get("seed") == PYSOL_SEED:
+        unseen = np.zeros(len(played), bool)
+        for lo, hi in model.holdout.get("deal_ranges") or []:
+            unseen |= played.deal.between(lo, hi).to_numpy()
+        played = played[unseen].reset_index(drop=True)
     if played.empty:
         return None
     guess = played.assign(basis="", rating=np.nan)
@@ -269,7 +311,7 @@ def predicted_against_played(folder: str | Path, game: str) -> dict | None:
     return {"game": game, "deals": len(played), "rmse": float(np.sqrt(np.mean(err**2))),
             "rmse_constant": float(played.rating.std(ddof=0)), "spearman": float(spearmanr(guess.rating, played.rating)[0]),
             "same_tier": float((ratings_analysis.tier_of(guess.rating.to_numpy()) == played.tier.to_numpy()).mean()),
-            "model_rmse": float(rating_for(game).rmse)}
+            "model_rmse": float(model.rmse)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("folder", nargs="?", default="data/published", help="the study's folder")
     args = ap.parse_args(argv)
     print("game | played deals | before search: RMSE (a constant's) | Spearman | same tier | the model's held-out RMSE")
-    for game in in_study_order(["streets-and-alleys", "beleaguered-castle", "selective-castle", "citadel"]):
+    for game in in_study_order(GAMES):
         r = predicted_against_played(args.folder, game)
         if r is not None:
             print(f"{game} | {r['deals']:,} | {r['rmse']:.0f} ({r['rmse_constant']:.0f}) | {r['spearman']:.2f} | "

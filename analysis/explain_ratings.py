@@ -1,11 +1,12 @@
 """A deal's rating before any search: training ``castle explain``'s rating models (``make model``), and their table.
 
 Per study game the ladder rated (:mod:`.rated`: a Rasch model in Elo's points), a LightGBM regression of each rated
-deal's rating on the explain features (:mod:`sim.explain.rating`). The rated deals (seed 0) are split by number: the
-first 80% train, the highest-numbered 20% are held out and never seen (deals 1-2,000 of the ladder: about
-1-1,600 and 1,601-2,000). Censored deals (no rung won them, or every rung did) have only a bound in the data: their
-rating is the fit's posterior mean, drawn towards the others, not a measurement, so they are left out of training and
-of the held-out error, and counted in the file (``training.censored``, ``holdout.censored``). The held-out error
+deal's rating on the explain features (:mod:`sim.explain.rating`). The rated deals (seed 0; for a game the study's
+ladder did not play, Citadel, PySol's numbers the ladder played there, on that game's own scale:
+:func:`analysis.catalogue.own_scale`) are split by number: the first 80% train, the highest-numbered 20% are held
+out and never seen (deals 1-2,000 of the ladder: about 1-1,600 and 1,601-2,000). Censored deals (no rung won them,
+or every rung did) have only a bound in the data: their rating is the fit's posterior mean, drawn towards the
+others, not a measurement, so they are left out of training and of the held-out error, and counted in the file (``training.censored``, ``holdout.censored``). The held-out error
 (root mean square, points), a constant's (the training deals' mean), Spearman's rank correlation, the fitted ratings'
 own standard error on those deals (root mean square: the part of the error no predictor removes), and the same for
 two smaller models (the layout alone; the layout and the cheap probes, no beam) go into the model file.
@@ -85,20 +86,25 @@ def train_rating(game: str, deals: pd.DataFrame, X: pd.DataFrame, seed: int = SE
 
 def build_ratings(data: str | Path = "data/published", out: Path | None = None, cache: Path | None = None, jobs: int = 2,
                   games: list[str] | None = None) -> pd.DataFrame:
-    """Train and save the rating model of every study game ``data``'s ladder rated; the table of their quality."""
-    from . import rated
-    from .games import STUDY
+    """Train and save the rating model of every study game ``data``'s ladder rated, on the study's deals, or else on
+    PySol's numbers its ladder played (:func:`analysis.catalogue.own_scale`); the table of their quality."""
+    from sim.core.deals import PYSOL_SEED
+
+    from . import catalogue, rated
+    from .games import STUDY, in_study_order
 
     cache = cache or explain_analysis.cache_folder()
     rows = []
-    for game in games or STUDY:
+    for game in games or in_study_order({*STUDY, *catalogue.GAMES}):
         t0 = time.time()
-        s = rated.scale_of(data, game)
+        s, seed = rated.scale_of(data, game), SEED
         if s is None:
-            print(f"{game}: not rated (the ladder did not play it): no rating model", flush=True)
+            s, seed = catalogue.own_scale(data, game), PYSOL_SEED
+        if s is None:
+            print(f"{game}: not rated (no ladder played it): no rating model", flush=True)
             continue
-        X = explain_analysis.cached_features(game, s.deals[s.deals.seed == SEED].deal, SEED, cache, jobs)
-        model = train_rating(game, s.deals, X)
+        X = explain_analysis.cached_features(game, s.deals[s.deals.seed == seed].deal, seed, cache, jobs)
+        model = train_rating(game, s.deals, X, seed)
         model.save(None if out is None else Path(out) / RM.rating_path(game).name)
         rows.append(table_row(model))
         print(f"{game}: rating model, {time.time() - t0:.0f} s: {rows[-1]}", flush=True)
@@ -108,7 +114,7 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
 def table_row(model: RM.RatingModel) -> dict:
     """A rating model's line of the quality table (points; Spearman's correlation)."""
     h, t = model.holdout, model.training
-    return {"game": model.game, "train deals": t.get("deals_count"), "censored left out": t.get("censored", 0) + h.get("censored", 0),
+    return {"game": model.game, "deals of": "the study's" if t.get("seed", SEED) >= 0 else "PySol's numbers", "train deals": t.get("deals_count"), "censored left out": t.get("censored", 0) + h.get("censored", 0),
             "held-out deals": h.get("deals"), "RMSE": h.get("rmse"), "constant's RMSE": h.get("rmse_mean"),
             "Spearman": h.get("spearman"), "ratings' own error": h.get("target_se"), "layout alone RMSE": (h.get("layout") or {}).get("rmse"),
             "no beam RMSE": (h.get("cheap") or {}).get("rmse")}

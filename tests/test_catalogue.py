@@ -143,8 +143,8 @@ def test_castle_deals_exports_the_file_and_picks_pysol_numbers_by_tier_from_it(s
 @pytest.mark.parametrize("game", GAMES)
 def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game):
     """Each shipped file: PySol's numbers 1-10,000, the verdict of every number the study's exact rows hold (the
-    same as the rows say), and a rating for every number won, played or predicted where the game has a rating model
-    (Citadel has none: its won numbers the ladder did not play are counted in the header, unrated)."""
+    same as the rows say), and a rating and a tier for every number won, played or predicted (every game here has a
+    rating model: Citadel's trained on the numbers its ladder played)."""
     from sim.core.rules import find_game
 
     rows = catalogue.read(PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game)))
@@ -158,13 +158,11 @@ def test_the_shipped_catalogue_holds_every_number_with_the_solvers_verdict(game)
     np.testing.assert_array_equal(rows.set_index("deal").verdict.reindex(v.index).to_numpy(), v.to_numpy())
     assert (rows.verdict[~rows.deal.isin(v.index)] == "unsolved").all()
     won = rows[rows.verdict == "won"]
-    if RM.rating_path(game).exists():
-        assert won.rating.notna().all() and (won.basis != "").all()
-    else:  # (no rating model: a won number the ladder did not play has no tier, and the header counts them)
-        assert (won.basis.isin(["played", ""])).all() and won.rating.notna().sum() >= 1000
-        unrated = int(won.rating.isna().sum())
-        text = (PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game))).read_text()
-        assert not unrated or f"and {unrated:,} won numbers the ladder did not play" in text
+    assert RM.rating_path(game).exists()
+    assert won.rating.notna().all() and (won.tier != "").all() and (won.basis != "").all()
+    assert (won.basis == "played").sum() >= 1000 and (won.basis == "predicted").sum() >= 3000
+    text = (PUBLISHED / catalogue.FOLDER / catalogue.file_name(find_game(game))).read_text()
+    assert "won numbers the ladder did not play" not in text and "held-out error" in text
 
 
 def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_numbers(study):
@@ -173,7 +171,43 @@ def test_the_before_search_rating_is_checked_against_the_played_one_on_the_same_
     assert r["deals"] == int((c.deals.basis == "played").sum()) > 50
     assert r["rmse"] > 0 and -1 <= r["spearman"] <= 1 and 0 <= r["same_tier"] <= 1
     assert r["rmse_constant"] == pytest.approx(float(c.deals.rating[c.deals.basis == "played"].std(ddof=0)))
-    assert catalogue.predicted_against_played(study, "citadel") is None  # (no rating model for Citadel)
+    assert catalogue.predicted_against_played(study, "citadel") is None  # (its model held out none of numbers 1-200)
+
+
+def test_a_model_trained_on_pysol_numbers_is_judged_on_those_it_held_out(study, monkeypatch):
+    """Citadel's rating model is trained on the PySol numbers its ladder played: checked against the played ratings,
+    only the numbers it held out count (here 101-200, as if it had held those out)."""
+    import dataclasses
+
+    from sim.explain import rating as RMod
+
+    real = RMod.rating_for("citadel")
+    assert real.training["seed"] == -1
+    held = dataclasses.replace(real, holdout={**real.holdout, "deal_ranges": [[101, 200]]})
+    monkeypatch.setattr(RMod, "rating_for", lambda game: held if game == "citadel" else None)
+    r = catalogue.predicted_against_played(study, "citadel")
+    c = catalogue.build(study, "citadel", last=200, predict=False)
+    played = c.deals[c.deals.basis == "played"]
+    assert r["deals"] == int(played.deal.between(101, 200).sum()) < len(played)
+    assert r["model_rmse"] == real.rmse
+
+
+def test_a_game_the_studys_ladder_did_not_play_gets_its_rating_model_from_pysol_numbers(study, tmp_path):
+    """Citadel on PySol's numbers only: its model is trained on those numbers' ratings on its own scale (the catalogue's
+    played ratings), its file says seed -1 and reads back whole, and castle explain's note says which scale."""
+    from analysis import explain_ratings as ER
+    from sim.explain import rating as RMod
+
+    table = ER.build_ratings(study, out=tmp_path, cache=tmp_path / "features", jobs=1, games=["citadel", "selective-castle"])
+    assert list(table.game) == ["citadel"] and list(table["deals of"]) == ["PySol's numbers"]  # (SC: no rows at all)
+    m = RMod.read(tmp_path / "citadel.rating.json.gz")
+    own = catalogue.own_scale(study, "citadel")
+    measured = own.deals[own.deals.censored.astype(str) == ""]
+    assert m.training["seed"] == -1 and set(own.deals.seed) == {-1}
+    assert m.training["deals_count"] + m.holdout["deals"] == len(measured)
+    c = catalogue.build(study, "citadel", last=200, predict=False)
+    np.testing.assert_allclose(c.deals.set_index("deal").rating.loc[own.deals.deal], own.deals.rating)
+    assert "a scale of this game's own" in RMod.note(m) and "the study's scale" in RMod.note(RMod.rating_for("beleaguered-castle"))
 
 
 def test_the_studys_readers_leave_a_pysol_datasets_players_out_and_count_their_games(study):

@@ -42,6 +42,7 @@ def test_every_study_game_ships_a_rating_model_on_the_studys_scale_better_than_a
         trained = m.training["deals"]
         assert not any(lo <= d <= hi for lo, hi in h["deal_ranges"] for a, b in trained for d in (a, b))
         assert m.training["censored"] >= 0 and h["censored"] >= 0
+        assert m.training["seed"] == (0 if game in STUDY else -1)  # (a game the study's ladder did not play: PySol's numbers)
     assert total < 150_000
 
 
@@ -95,6 +96,7 @@ MUTATIONS = [
     ("extra", lambda d: d.update(calibration=[0, 1]), "unknown field calibration"),
     ("columns", lambda d: d.update(columns=d["columns"][:3]), "booster_text: "),
     ("format", lambda d: d.update(format="castle-explain-model"), "not a castle explain rating model"),
+    ("seed", lambda d: d["training"].update(seed=-2), "training.seed must be a whole number from -1"),
 ]
 
 
@@ -181,8 +183,10 @@ def test_the_report_states_the_shipped_models_error():
     from analysis.games import name
     from analysis.report.sections.ratings import _before_search
 
-    shown = _before_search(list(STUDY)).set_index("game")
-    for game, row in ER.rating_table(list(STUDY)).set_index("game").iterrows():
+    shown = _before_search(RM.shipped()).set_index("game")
+    assert set(shown.index) == {name(g) for g in RM.shipped()} >= {name(g) for g in (*STUDY, "citadel")}
+    for game, row in ER.rating_table(RM.shipped()).set_index("game").iterrows():
+        assert shown.loc[name(game), "rated deals"].startswith("PySol's" if game == "citadel" else "the study's")
         assert shown.loc[name(game), "error (RMSE, points)"] == f"{row.RMSE:,.0f}"
         assert shown.loc[name(game), "a constant's error"] == f"{row[CONSTANT]:,.0f}"
 
@@ -192,7 +196,12 @@ def test_the_readme_states_the_shipped_models_error():
     text = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
     from analysis.games import name
 
-    for game, row in ER.rating_table(list(STUDY)).set_index("game").iterrows():
+    for game, row in ER.rating_table(RM.shipped()).set_index("game").iterrows():
         said = f"{name(game)} ±{row.RMSE:,.0f} (a constant ±{row[CONSTANT]:,.0f})"
         assert said in text, said
-        assert 140 <= row["ratings' own error"] <= 170, "the README says a fitted rating is uncertain by 140-170 points"
+        if game in STUDY:
+            assert 140 <= row["ratings' own error"] <= 170, "the README says a fitted rating is uncertain by 140-170 points"
+        else:
+            own = row["ratings' own error"]
+            said = f"{name(game)}'s own about {own:,.0f}"
+            assert said in text, said

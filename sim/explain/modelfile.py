@@ -19,6 +19,7 @@ import math
 from pathlib import Path
 
 from ..core import files
+from ..core.deals import PYSOL_SEED
 from .trees import BoosterError, checked
 from .features import NAMES, WIN_COLUMNS, feature_hash
 
@@ -41,7 +42,7 @@ SCALE = {"reference": "text", "centre": "points", "points": "points", "cuts": "c
 MAX_POINTS = 1e5
 RATING_QUALITY = {"deals": "count", "censored": "count", "rmse": "error", "rmse_mean": "error", "target_se": "error", "spearman": "corr",
                   "deal_ranges": "ranges"}
-RATING_TRAINING = {"kind": "kind", "deals": "ranges", "seed": "count", "deals_count": "count", "censored": "count",
+RATING_TRAINING = {"kind": "kind", "deals": "ranges", "seed": "seed", "deals_count": "count", "censored": "count",
                    "target": "text", "lightgbm": "text", "params": "params", "rounds": "count", "folds": "count"}
 TRAINING = {"kind": "kind", "deals": "ranges", "seed": "count", "deals_count": "count", "won": "count", "lost": "count",
             "won_by_probe": "count", "lightgbm": "text", "params": "params", "rounds": "count", "folds": "count",
@@ -249,6 +250,8 @@ def _table(value, name: str, kinds: dict[str, str]) -> None:
             _number(v, where, 0.0, 1e9)
         elif kind == "count":
             _int(v, where)
+        elif kind == "seed":  # (the deals' seed: 0 and up, or PySol's numbering)
+            _int(v, where, PYSOL_SEED)
         elif kind == "text":
             _text(v, where)
         elif kind == "kind":

@@ -5,7 +5,9 @@ reference rung at 1500 in every game, five tiers cut at the same points). A deal
 rating; this model predicts it from the same features as the winnability model (:mod:`.features`), a few
 milliseconds a deal, and says how far off it is: the root-mean-square error on deals it never trained on (the
 highest-numbered fifth of the rated deals), beside a constant's (the training deals' mean). The rating is that of
-a winnable deal: the scale rates only the deals the solver won.
+a winnable deal: the scale rates only the deals the solver won. A game the study's ladder did not play (Citadel)
+has its model trained on the PySol numbers its ladder played, on that game's own scale (the file's ``training.seed``
+is -1, PySol's numbering; :func:`note` says which scale).
 
 Shipped beside the winnability model as ``models/<game>.rating.json.gz``, trained by ``make model``
 (``analysis/explain_ratings.py``); a game without one gets no rating. The file is checked as the other is
@@ -128,12 +130,14 @@ PARAMS = {"objective": "regression", "learning_rate": 0.03, "num_leaves": 7, "mi
           "num_threads": 1, "deterministic": True, "force_row_wise": True}
 MAX_ROUNDS = 600
 FOLDS = 5
+RANDOM_STATE = 0  #: the folds' and LightGBM's random numbers (not the deals' seed)
 
 
 def fit(game, X, ratings, deals, scale: dict, seed: int = 0, params: dict | None = None) -> RatingModel:
-    """Train ``game``'s rating model on the features ``X`` of ``deals`` (seed ``seed``) and their ``ratings``
-    (points on ``scale``). The booster learns ``(rating - centre) / points``; its rounds are LightGBM's
-    :data:`FOLDS`-fold cross-validation on these deals, stopped early. Deterministic for given data."""
+    """Train ``game``'s rating model on the features ``X`` of ``deals`` (seed ``seed``: 0, the study's deals, or -1,
+    PySol's numbers) and their ``ratings`` (points on ``scale``). The booster learns ``(rating - centre) / points``;
+    its rounds are LightGBM's :data:`FOLDS`-fold cross-validation on these deals, stopped early. Deterministic for
+    given data: the folds and LightGBM draw from :data:`RANDOM_STATE`, whatever the deals' seed."""
     import lightgbm as lgb
 
     from ..game import Game
@@ -145,8 +149,8 @@ def fit(game, X, ratings, deals, scale: dict, seed: int = 0, params: dict | None
     y = (np.asarray(ratings, float) - scale["centre"]) / scale["points"]
     columns = [c for c in X.columns if c in NAMES and X[c].notna().any() and X[c].nunique() > 1]
     data = X[columns].to_numpy(np.float64)
-    params = {**PARAMS, **(params or {}), "seed": seed}
-    folds = np.random.default_rng(seed).permutation(np.arange(len(y)) % FOLDS)
+    params = {**PARAMS, **(params or {}), "seed": RANDOM_STATE}
+    folds = np.random.default_rng(RANDOM_STATE).permutation(np.arange(len(y)) % FOLDS)
     splits = [(np.flatnonzero(folds != k), np.flatnonzero(folds == k)) for k in range(FOLDS)]
     cv = lgb.cv(params, lgb.Dataset(data, y), num_boost_round=MAX_ROUNDS, folds=splits,
                 callbacks=[lgb.early_stopping(40, verbose=False)])
@@ -179,6 +183,8 @@ def rated(model: RatingModel | None, explanations) -> list[dict]:
 def note(model: RatingModel) -> str:
     """What a predicted rating is, said once under the deals."""
     s, h = model.scale, model.holdout
-    return (f"rating: the deal's predicted rating if winnable, on the study's scale ({s['reference']} is {s['centre']:,.0f}; "
+    on = ("the study's scale" if model.training.get("seed", 0) >= 0 else
+          "a scale of this game's own, from its ladder's games on PySol's game numbers")
+    return (f"rating: the deal's predicted rating if winnable, on {on} ({s['reference']} is {s['centre']:,.0f}; "
             f"400 points are odds of 10:1); ± is the model's root-mean-square error on {h.get('deals', 0):,} deals it "
             f"never trained on (a constant: ±{h.get('rmse_mean', float('nan')):,.0f})")

@@ -9,7 +9,8 @@ from ... import difficulty as difficulty_analysis
 from ... import difficulty_plots, rated
 from ... import ratings as ratings_analysis
 from ... import ratings_check
-from ...games import STUDY, name
+from ... import explain_ratings as ER
+from ...games import STUDY, in_study_order, name
 from ..model import Report, Section
 from ..page import pct
 
@@ -65,7 +66,7 @@ def ratings(r: Report) -> Section | None:
                                "in the fit of every rung": [f"{x:,.0f}" if x == x else "not rated" for x in held.full],
                                "its other games: log loss": [f"{x:.3f}" for x in held.log_loss],
                                "AUC": [f"{x:.3f}" if x == x else "–" for x in held.auc]})
-    before = _before_search(games)
+    before = _before_search(in_study_order({*games, *ER.RM.shipped()}))
     deals = pd.concat([s.deals.assign(game=g) for g, s in scales.items()], ignore_index=True)
     censored = deals.groupby(["game", "censored"]).size().unstack(fill_value=0)
     context = {
@@ -109,12 +110,13 @@ def _pysol(r: Report):
 def _before_search(games: list[str]) -> pd.DataFrame | None:
     """The shipped rating models' held-out error (read from their files: the figures ``castle explain`` shows with
     each rating), per game of ``games`` that has one; None when none has."""
-    from ... import explain_ratings as ER
-
     t = ER.rating_table([g for g in games if ER.RM.rating_path(g).exists()])
     if t.empty:
         return None
-    return pd.DataFrame({"game": [name(g) for g in t.game], "trained on": [f"{n:,}" for n in t["train deals"]],
+    return pd.DataFrame({"game": [name(g) for g in t.game],
+                         "rated deals": ["the study's deals" if d == "the study's" else "PySol's numbers (a scale of its own)"
+                                         for d in t["deals of"]],
+                         "trained on": [f"{n:,}" for n in t["train deals"]],
                          "held out": [f"{n:,}" for n in t["held-out deals"]],
                          "censored, left out": [f"{n:,}" for n in t["censored left out"]],
                          "error (RMSE, points)": [f"{x:,.0f}" for x in t.RMSE],
