@@ -138,6 +138,7 @@ def own_scale(folder: str | Path, game: str):
     own = _own_scale(games[games.deal.isin(won)], won, game)
     if own is not None:
         own.deals = own.deals.assign(seed=PYSOL_SEED)
+        own.fit.deals = own.fit.deals.assign(seed=PYSOL_SEED)
     return own
 
 

@@ -87,7 +87,7 @@ def train_rating(game: str, deals: pd.DataFrame, X: pd.DataFrame, seed: int = SE
 def build_ratings(data: str | Path = "data/published", out: Path | None = None, cache: Path | None = None, jobs: int = 2,
                   games: list[str] | None = None) -> pd.DataFrame:
     """Train and save the rating model of every study game ``data``'s ladder rated, on the study's deals, or else on
-    PySol's numbers its ladder played (:func:`analysis.catalogue.own_scale`); the table of their quality."""
+    PySol's numbers its ladder played (:func:`analysis.rated.scale_for`); the table of their quality."""
     from sim.core.deals import PYSOL_SEED
 
     from . import catalogue, rated
@@ -97,12 +97,11 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
     rows = []
     for game in games or in_study_order({*STUDY, *catalogue.GAMES}):
         t0 = time.time()
-        s, seed = rated.scale_of(data, game), SEED
-        if s is None:
-            s, seed = catalogue.own_scale(data, game), PYSOL_SEED
+        s = rated.scale_for(data, game)
         if s is None:
             print(f"{game}: not rated (no ladder played it): no rating model", flush=True)
             continue
+        seed = SEED if (s.deals.seed == SEED).any() else PYSOL_SEED
         X = explain_analysis.cached_features(game, s.deals[s.deals.seed == seed].deal, seed, cache, jobs)
         model = train_rating(game, s.deals, X, seed)
         model.save(None if out is None else Path(out) / RM.rating_path(game).name)

@@ -192,6 +192,31 @@ def test_a_model_trained_on_pysol_numbers_is_judged_on_those_it_held_out(study, 
     assert r["model_rmse"] == real.rmse
 
 
+def test_castle_rate_and_deals_by_tier_use_pysol_numbers_where_the_studys_ladder_did_not_play(study, tmp_path):
+    """Citadel has a ladder only on PySol's numbers: castle rate plays those numbers and rates the player on that
+    game's own scale (what the catalogue rates them on), and castle deals --tier lists them as pysol:N."""
+    import json
+
+    def castle(*args):
+        return subprocess.run([sys.executable, "-c", "from sim.cli import main; main()", *args], capture_output=True,
+                              text=True, cwd=tmp_path, timeout=600)
+
+    own = catalogue.own_scale(study, "citadel")
+    out = castle("rate", "greedy", "--game", "citadel", "--deals", "40", "--data", str(study), "--json")
+    assert out.returncode == 0, out.stderr
+    r = json.loads(out.stdout)
+    assert r["deals"] == 40 and np.isfinite(r["rating"])
+    assert {p["player"] for p in r["ladder"]} == set(own.players().player)
+    text = castle("rate", "greedy", "--game", "citadel", "--deals", "40", "--data", str(study))
+    assert text.returncode == 0 and "PySol's numbers: the study's ladder did not play this game" in text.stdout
+    tier = own.deals.tier.value_counts().index[0]
+    picked = castle("deals", "citadel", "--tier", tier.lower().replace(" ", "-"), "--count", "3", "--data", str(study))
+    assert picked.returncode == 0, picked.stderr
+    want = own.deals[own.deals.tier == tier].sort_values("deal").deal.head(3)
+    assert [line.split()[0] for line in picked.stdout.splitlines()] == [f"pysol:{d}" for d in want]
+    assert "PySol's numbers, a scale of its own" in picked.stderr
+
+
 def test_a_game_the_studys_ladder_did_not_play_gets_its_rating_model_from_pysol_numbers(study, tmp_path):
     """Citadel on PySol's numbers only: its model is trained on those numbers' ratings on its own scale (the catalogue's
     played ratings), its file says seed -1 and reads back whole, and castle explain's note says which scale."""

@@ -119,7 +119,7 @@ def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> N
     except ValueError as e:
         raise UserError(str(e)) from None
     folder = _study(data)
-    scale = rated.scale_of(folder, rules.full_slug)
+    scale = rated.scale_for(folder, rules.full_slug)
     if scale is None:
         raise UserError(f"{folder} holds no ladder of {rules.name} to rate deals by")
     picked = scale.deals[scale.deals.tier == wanted].sort_values(["seed", "deal"])
@@ -127,15 +127,17 @@ def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> N
         raise UserError(f"no deal of {rules.name} the ladder rated is {wanted}")
     t = rated.tiers_table(scale).set_index("tier").loc[wanted]
     said = ", ".join(f"{p} won {t[p]:.0%}" for p in scale.rungs[::-1] if p in t.index and t[p] == t[p])
+    pysol = (scale.deals.seed < 0).all()
     if not as_json:
-        typer.echo(f"{wanted} ({rules.name}): {int(t.deals):,} of the {len(scale.deals):,} rated deals; of them {said}", err=True)
+        typer.echo(f"{wanted} ({rules.name}{', PySol' + chr(39) + 's numbers, a scale of its own' if pysol else ''}): "
+                   f"{int(t.deals):,} of the {len(scale.deals):,} rated deals; of them {said}", err=True)
     for r in picked.head(count).itertuples(index=False):
         if as_json:
             typer.echo(dumps({"game": rules.full_slug, "deal": str(r.deal), "seed": int(r.seed), "rating": round(float(r.rating), 1),
                               "tier": wanted, "censored": r.censored or None}))
         else:
             bound = {"above": " (no rung won it: a bound)", "below": " (every rung won it: a bound)"}.get(r.censored, "")
-            typer.echo(f"{r.deal:>12}  rating {r.rating:,.0f}{bound}")
+            typer.echo(f"{('pysol:' if pysol else '') + str(r.deal):>12}  rating {r.rating:,.0f}{bound}")
 
 
 def _study(data: Path | None) -> Path:

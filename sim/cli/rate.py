@@ -29,7 +29,8 @@ def rate(
 ) -> None:
     """Rate PLAYER on the scale of deals and players (analysis/ratings.py: a Rasch model of the ladder's wins, in Elo's
     points, the rung beam:budget=1000000 at 1500): it plays the first N deals of seed 0 the ladder rated (winnable
-    deals every rung played), and its rating is the one that makes its wins most likely with the deals' ratings
+    deals every rung played; in a game the study's ladder did not play, Citadel, PySol's numbers its ladder played,
+    on that game's own scale), and its rating is the one that makes its wins most likely with the deals' ratings
     held fixed, with a 95% interval (profile likelihood). Then where it stands among the ladder's rungs, and its
     chance on each tier's deals (averaged over what each deal's rating may be: analysis.ratings.chance)."""
     from analysis import rated
@@ -45,7 +46,7 @@ def rate(
     if folder is None or not Path(folder).is_dir():
         raise UserError(f"--data {data}: no such folder" if data is not None else
                         "no shipped study here to rate against: give --data (a folder holding the ladder and the solver's rows)")
-    scale = rated.scale_of(folder, rules.full_slug)
+    scale = rated.scale_for(folder, rules.full_slug)
     if scale is None:
         raise UserError(f"{folder} holds no ladder of {rules.name} to rate against (its rungs on the deals the solver won)")
     keys = scale.deals.sort_values(["seed", "deal"]).head(deals)
@@ -65,12 +66,13 @@ def rate(
                           "ladder": [{"player": p, "rating": x} for p, x in zip(table.player, table.rating)],
                           "chance_by_tier": tiers}))
         return
+    pysol = "" if (keys.seed >= 0).all() else " (PySol's numbers: the study's ladder did not play this game, the scale is its own)"
     if r.bound:
         typer.echo(f"{choice.label} on {rules.name}: rating {'below' if r.bound == 'below' else 'above'} {r.rating:,.0f} "
-                   f"(won {r.won} of {r.deals} deals: only a bound, 95%)")
+                   f"(won {r.won} of {r.deals} deals: only a bound, 95%){pysol}")
     else:
         typer.echo(f"{choice.label} on {rules.name}: rating {r.rating:,.0f} (95% interval {r.lo:,.0f} to {r.hi:,.0f}), "
-                   f"from {r.won} won of {r.deals} rated deals")
+                   f"from {r.won} won of {r.deals} rated deals{pysol}")
     where = (f"between {below.player.iloc[0]} ({below.rating.iloc[0]:,.0f}) and {above.player.iloc[0]} ({above.rating.iloc[0]:,.0f})"
              if len(below) and len(above) else
              f"above every rung (the strongest, {below.player.iloc[0]}, is {below.rating.iloc[0]:,.0f})" if len(below) else
