@@ -4,6 +4,7 @@ and the plain text file that carries them."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -270,6 +271,18 @@ def test_the_reports_ratings_section_shows_the_catalogue_shipped_beside_the_data
     assert "PySol FC&#39;s game numbers by tier" in html or "PySol FC's game numbers by tier" in html
     table = pd.read_csv(tmp_path / "report" / "tables" / "ratings_pysol.csv")
     assert list(table.game) == ["streets-and-alleys", "citadel"] and list(table.unsolved) == [20, 20]
+    # Citadel, which the study's ladder did not play: its rungs and tiers on its own scale, from PySol's numbers
+    own = catalogue.own_scale(study, "citadel")
+    players = pd.read_csv(tmp_path / "report" / "tables" / "ratings_players.csv")
+    np.testing.assert_allclose(players[players.game == "citadel"].set_index("player").rating.sort_index(),
+                               own.players().set_index("player").rating.sort_index())
+    tiers = pd.read_csv(tmp_path / "report" / "tables" / "ratings_tiers.csv")
+    assert tiers[tiers.game == "citadel"].deals.sum() == len(own.deals)
+    import html as markup
+
+    words = markup.unescape(re.sub(r"<[^>]+>", "", html))
+    assert "Citadel (PySol's numbers, a scale of its own)" in words  # (its column, its tiers' rows)
+    assert f"Citadel ({len(own.deals):,} rated numbers of PySol's 1-200): the study's ladder did not play it" in words
 
 
 def test_a_pysol_catalogue_beside_the_study_moves_no_winnability_the_study_states(tmp_path):

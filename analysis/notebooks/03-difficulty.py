@@ -143,6 +143,7 @@ else:
 # %%
 from analysis import catalogue, rated, ratings_check
 from analysis import ratings as ratings_analysis
+from analysis.games import name as game_name
 from analysis.labels import short_names
 from analysis.notebooks import find_data
 
@@ -164,6 +165,13 @@ if scales:
     show(difficulty_plots.calibration(pd.concat(cal, ignore_index=True), list(scales)), FIGURES / "03-ratings-calibration.png")
 else:
     print("no ladder here to rate deals and players by (experiments/ladder.toml plays it)")
+for g in catalogue.GAMES:  # a game the study's ladder did not play (Citadel): its own scale, from PySol's numbers
+    own = None if g in scales else catalogue.own_scale(find_data(DATA), g)
+    if own is not None:
+        display(Markdown(f"**{game_name(g)}**, which the study's ladder did not play: the same fit on its ladder's games on "  # noqa: F821
+                         f"{len(own.deals):,} of PySol's numbers, a scale of its own (`beam:budget=1000000` 1500 there too)"))
+        display(own.players().round(0))  # noqa: F821
+        display(rated.tiers_table(own).round(3))  # noqa: F821
 display(Markdown(readme_tables.pysol_tiers_table(find_data(DATA))))  # noqa: F821 (the README's table)
 
 # %% [markdown]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ... import catalogue
 from ... import difficulty as difficulty_analysis
 from ... import difficulty_plots, rated
 from ... import ratings as ratings_analysis
@@ -26,21 +27,27 @@ def ratings(r: Report) -> Section | None:
     if not scales:
         return None
     games = list(scales)
+    own = _own_scales(r, games)
     players = pd.concat([s.players().assign(game=g) for g, s in scales.items()], ignore_index=True)
-    wide = players.assign(text=[_rating(a, b, c) for a, b, c in zip(players.rating, players.lo, players.hi)]) \
+    every = pd.concat([players, *(s.players().assign(game=g) for g, s in own.items())], ignore_index=True)
+    wide = every.assign(text=[_rating(a, b, c) for a, b, c in zip(every.rating, every.lo, every.hi)]) \
         .pivot(index="player", columns="game", values="text")
     order = players.groupby("player").rating.mean().sort_values().index
-    wide = wide.reindex(order)[games].fillna("won none or all: not rated")
+    order = [*order, *every[~every.player.isin(order)].groupby("player").rating.mean().sort_values().index]
+    wide = wide.reindex(order)[[*games, *own]].fillna("won none or all: not rated")
+    for g in own:  # (the study's rungs all play the study's games; not every one played PySol's numbers)
+        played = set(catalogue.pysol_rows(r.data, g)[0].player)
+        wide.loc[~wide.index.isin(played), g] = "not played"
     shown_players = pd.DataFrame({"rung (weakest first)": [r.name(p) for p in wide.index],
-                                  **{name(g): wide[g].to_numpy() for g in games}})
+                                  **{_named(g, own): wide[g].to_numpy() for g in [*games, *own]}})
     tiers = []
-    for g, s in scales.items():
+    for g, s in [*scales.items(), *own.items()]:
         t = rated.tiers_table(s)
         tiers.append(t.assign(game=g))
     tiers = pd.concat(tiers, ignore_index=True)
     described = [p for p in ratings_analysis.DESCRIBED_BY if p in tiers.columns]
     shown_tiers = pd.DataFrame({
-        "game": [name(g) for g in tiers.game], "tier": tiers.tier,
+        "game": [_named(g, own) for g in tiers.game], "tier": tiers.tier,
         "ratings": [_span(a, b) for a, b in zip(tiers["from"], tiers["to"])],
         "deals": [f"{n:,} ({pct(x)})" for n, x in zip(tiers.deals, tiers.share)],
         **{f"{r.name(p)} won": [pct(x) if x == x else "–" for x in tiers[p]] for p in described}})
@@ -78,7 +85,9 @@ def ratings(r: Report) -> Section | None:
         "figure": r.out.figure(difficulty_plots.ratings(players, deals, games, r.colours, names=r.names,
                                                                         cuts=ratings_analysis.CUTS, tiers=ratings_analysis.TIERS), "ratings",
                                "Each game on one scale: its deals' ratings (grey) and its rungs' (95% intervals)"),
-        "players": r.out.table(shown_players, "ratings_players", raw=players, summary="Each rung's rating in each game, 95% interval"),
+        "players": r.out.table(shown_players, "ratings_players", raw=every, summary="Each rung's rating in each game, 95% interval"),
+        "own": [{"game": name(g), "deals": len(s.deals), "first": int(s.deals.deal.min()), "last": int(s.deals.deal.max())}
+                for g, s in own.items()],
         "tiers": r.out.table(shown_tiers, "ratings_tiers", left=2, raw=tiers,
                              summary="The five tiers: their ratings, their deals, and the share of them named rungs won"),
         "scores": r.out.table(shown_scores, "ratings_held_out", left=2, raw=scores,
@@ -95,10 +104,20 @@ def ratings(r: Report) -> Section | None:
     return Section("Deals and players on one scale", "ratings.html.j2", context, incomplete=r.incomplete(cheap=r.ladder_pick))
 
 
+def _own_scales(r: Report, games: list[str]) -> dict:
+    """The games of PySol's catalogue not among ``games`` that a ladder played on PySol's numbers, each on a scale
+    of its own (:func:`analysis.catalogue.own_scale`: Citadel, which the study's ladder did not play)."""
+    return {g: s for g in catalogue.GAMES if g not in games and (s := catalogue.own_scale(r.data, g)) is not None}
+
+
+def _named(game: str, own: dict) -> str:
+    """A game's name in the tables, said to be on a scale of its own where it is."""
+    return f"{name(game)} (PySol's numbers, a scale of its own)" if game in own else name(game)
+
+
 def _pysol(r: Report):
     """The catalogue of PySol's numbers shipped beside the data (:mod:`analysis.catalogue`), by game and tier; None
     when the data has none."""
-    from ... import catalogue
 
     t = catalogue.tiers_by_game(r.data)
     if t.empty:
