@@ -6,10 +6,11 @@ ladder did not play, Citadel, PySol's numbers the ladder played there, on that g
 :func:`analysis.catalogue.own_scale`) are split by number: the first 80% train, the highest-numbered 20% are held
 out and never seen (deals 1-2,000 of the ladder: about 1-1,600 and 1,601-2,000). Censored deals (no rung won them,
 or every rung did) have only a bound in the data: their rating is the fit's posterior mean, drawn towards the
-others, not a measurement, so they are left out of training and of the held-out error, and counted in the file (``training.censored``, ``holdout.censored``). The held-out error
-(root mean square, points), a constant's (the training deals' mean), Spearman's rank correlation, the fitted ratings'
-own standard error on those deals (root mean square: the part of the error no predictor removes), and the same for
-two smaller models (the layout alone; the layout and the cheap probes, no beam) go into the model file.
+others, not a measurement, so they are left out of training and of the held-out error, and counted in the file
+(``training.censored``, ``holdout.censored``). The held-out error (root mean square, points), a constant's (the
+training deals' mean), Spearman's rank correlation, the fitted ratings' own standard error on those deals (root mean
+square: the part of the error no predictor removes), and the same for two smaller models (the layout alone; the
+layout and the cheap probes, no beam) go into the model file.
 
 ``python -m analysis.explain_ratings [DATA]`` trains only these (a minute a game once the features are cached);
 ``make model`` trains them after the winnability models.
@@ -113,7 +114,8 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
 def table_row(model: RM.RatingModel) -> dict:
     """A rating model's line of the quality table (points; Spearman's correlation)."""
     h, t = model.holdout, model.training
-    return {"game": model.game, "deals of": "the study's" if t.get("seed", SEED) >= 0 else "PySol's numbers", "train deals": t.get("deals_count"), "censored left out": t.get("censored", 0) + h.get("censored", 0),
+    return {"game": model.game, "deals of": "the study's" if t.get("seed", SEED) >= 0 else "PySol's numbers",
+            "train deals": t.get("deals_count"), "censored left out": t.get("censored", 0) + h.get("censored", 0),
             "held-out deals": h.get("deals"), "RMSE": h.get("rmse"), "constant's RMSE": h.get("rmse_mean"),
             "Spearman": h.get("spearman"), "ratings' own error": h.get("target_se"), "layout alone RMSE": (h.get("layout") or {}).get("rmse"),
             "no beam RMSE": (h.get("cheap") or {}).get("rmse")}

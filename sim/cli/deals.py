@@ -127,10 +127,11 @@ def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> N
         raise UserError(f"no deal of {rules.name} the ladder rated is {wanted}")
     t = rated.tiers_table(scale).set_index("tier").loc[wanted]
     said = ", ".join(f"{p} won {t[p]:.0%}" for p in scale.rungs[::-1] if p in t.index and t[p] == t[p])
-    pysol = (scale.deals.seed < 0).all()
+    pysol = (scale.deals.seed < 0).all()  # (a game the study's ladder did not play: its ladder's PySol numbers)
+    where = ", PySol's numbers, a scale of its own" if pysol else ""
     if not as_json:
-        typer.echo(f"{wanted} ({rules.name}{', PySol' + chr(39) + 's numbers, a scale of its own' if pysol else ''}): "
-                   f"{int(t.deals):,} of the {len(scale.deals):,} rated deals; of them {said}", err=True)
+        typer.echo(f"{wanted} ({rules.name}{where}): {int(t.deals):,} of the {len(scale.deals):,} rated deals; of them {said}",
+                   err=True)
     for r in picked.head(count).itertuples(index=False):
         if as_json:
             typer.echo(dumps({"game": rules.full_slug, "deal": str(r.deal), "seed": int(r.seed), "rating": round(float(r.rating), 1),
