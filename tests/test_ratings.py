@@ -250,3 +250,24 @@ def test_a_slope_per_player_is_recovered_and_equal_slopes_are_the_rasch_scale():
     easy = one.deals.set_index("deal").b.reindex(np.arange(3000)).to_numpy() < 0
     o2 = pd.concat([o, pd.DataFrame({"player": "step", "seed": 0, "deal": np.arange(3000), "won": easy})])
     assert ratings_check.fit_slopes(o2).players.set_index("player").slope["step"] > 20
+
+
+def test_streams_more_alike_than_independent_games_are_found_and_independent_ones_are_not():
+    """A rung that plays each deal on five random streams: with independent games of the scale's chance, the share of
+    deals its streams all agree on is what the scale predicts; with a rung-by-deal effect (one offset for all the
+    streams of a deal, as a random player that finds or misses one key line every time), it is well above."""
+    rng = np.random.default_rng(13)
+    n = 1500
+    b = rng.normal(0, 1.5, n)
+    fixed = simulate(np.array([-2.0, -0.5, 1.0, 2.5]), b, seed=4).assign(stream=0)
+    for offset_sd, within in ((0.0, True), (2.5, False)):
+        u = rng.normal(0, offset_sd, n)
+        streams = [pd.DataFrame({"player": "r", "seed": 0, "deal": np.arange(n), "stream": k,
+                                 "won": rng.random(n) < 1 / (1 + np.exp(-(0.3 - b + u)))}) for k in range(5)]
+        o = pd.concat([fixed, *streams], ignore_index=True)
+        a = ratings_check.streams_alike(o, ratings_analysis.fit(o, reference="p2")).set_index("player").loc["r"]
+        assert a.deals == n and a.streams == 5
+        if within:
+            assert abs(a.alike - a.alike_predicted) < 0.02, a
+        else:
+            assert a.alike - a.alike_predicted > 0.15, a
