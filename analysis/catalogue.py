@@ -125,6 +125,16 @@ def build(folder: str | Path, game: str, last: int | None = LAST, predict: bool 
     return Catalogue(game, out[["deal", "verdict", "tier", "rating", "basis"]], said, predicted_by, sources)
 
 
+def scale_for(folder: str | Path, game: str):
+    """``game``'s scale (an :class:`analysis.rated.Rated`): the study's (:func:`analysis.rated.scale_of`, seed 0's
+    deals), or, for a game the study's ladder did not play (Citadel), its own from its ladder's games on PySol's
+    numbers (:func:`own_scale`, its deals on seed -1); None where no ladder played it."""
+    from .rated import scale_of
+
+    s = scale_of(folder, game)
+    return s if s is not None else own_scale(folder, game)
+
+
 def own_scale(folder: str | Path, game: str):
     """``game`` on a scale of its own (an :class:`analysis.rated.Rated`, its deals labelled with PySol's seed), from
     the ladder's games on its won PySol numbers in the study at ``folder``, its reference rung at 1500 as in every

@@ -88,17 +88,17 @@ def train_rating(game: str, deals: pd.DataFrame, X: pd.DataFrame, seed: int = SE
 def build_ratings(data: str | Path = "data/published", out: Path | None = None, cache: Path | None = None, jobs: int = 2,
                   games: list[str] | None = None) -> pd.DataFrame:
     """Train and save the rating model of every study game ``data``'s ladder rated, on the study's deals, or else on
-    PySol's numbers its ladder played (:func:`analysis.rated.scale_for`); the table of their quality."""
+    PySol's numbers its ladder played (:func:`analysis.catalogue.scale_for`); the table of their quality."""
     from sim.core.deals import PYSOL_SEED
 
-    from . import catalogue, rated
+    from . import catalogue
     from .games import STUDY, in_study_order
 
     cache = cache or explain_analysis.cache_folder()
     rows = []
     for game in games or in_study_order({*STUDY, *catalogue.GAMES}):
         t0 = time.time()
-        s = rated.scale_for(data, game)
+        s = catalogue.scale_for(data, game)
         if s is None:
             print(f"{game}: not rated (no ladder played it): no rating model", flush=True)
             continue

@@ -146,16 +146,6 @@ def scale_of(folder, game: str) -> Rated | None:
     return rate_game(of(folder), verdicts_of(folder, game), game)
 
 
-def scale_for(folder, game: str) -> Rated | None:
-    """``game``'s scale: the study's (:func:`scale_of`, seed 0's deals), or, for a game the study's ladder did not
-    play (Citadel), its own from its ladder's games on PySol's numbers (:func:`analysis.catalogue.own_scale`, its
-    deals on seed -1); None where no ladder played it."""
-    from .catalogue import own_scale
-
-    s = scale_of(folder, game)
-    return s if s is not None else own_scale(folder, game)
-
-
 def tier_named(text: str) -> str:
     """The tier a user named (``very-hard``, ``Very hard``, ``hard``...), or ValueError listing the tiers."""
     wanted = text.strip().lower().replace("-", " ").replace("_", " ")

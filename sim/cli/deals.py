@@ -112,14 +112,14 @@ def deals(
 
 def _tiered(rules, tier: str, count: int, as_json: bool, data: Path | None) -> None:
     """The first ``count`` deals of ``tier``, with their ratings and what the tier means."""
-    from analysis import rated
+    from analysis import catalogue, rated
 
     try:
         wanted = rated.tier_named(tier)
     except ValueError as e:
         raise UserError(str(e)) from None
     folder = _study(data)
-    scale = rated.scale_for(folder, rules.full_slug)
+    scale = catalogue.scale_for(folder, rules.full_slug)
     if scale is None:
         raise UserError(f"{folder} holds no ladder of {rules.name} to rate deals by")
     picked = scale.deals[scale.deals.tier == wanted].sort_values(["seed", "deal"])

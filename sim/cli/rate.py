@@ -33,7 +33,7 @@ def rate(
     on that game's own scale), and its rating is the one that makes its wins most likely with the deals' ratings
     held fixed, with a 95% interval (profile likelihood). Then where it stands among the ladder's rungs, and its
     chance on each tier's deals (averaged over what each deal's rating may be: analysis.ratings.chance)."""
-    from analysis import rated
+    from analysis import catalogue
     from analysis import ratings as ratings_analysis
     from analysis.report import default_reference
 
@@ -46,7 +46,7 @@ def rate(
     if folder is None or not Path(folder).is_dir():
         raise UserError(f"--data {data}: no such folder" if data is not None else
                         "no shipped study here to rate against: give --data (a folder holding the ladder and the solver's rows)")
-    scale = rated.scale_for(folder, rules.full_slug)
+    scale = catalogue.scale_for(folder, rules.full_slug)
     if scale is None:
         raise UserError(f"{folder} holds no ladder of {rules.name} to rate against (its rungs on the deals the solver won)")
     keys = scale.deals.sort_values(["seed", "deal"]).head(deals)
