@@ -188,7 +188,7 @@ def _predict(out: pd.DataFrame, game: str) -> str:
         X = features(g, [g.deal(int(d), PYSOL_SEED) for d in out.deal[todo]])
         out.loc[todo, "rating"] = model.predict(X)
         out.loc[todo, "basis"] = "predicted"
-    trained = ", trained on the numbers played here" if model.training.get("seed") == PYSOL_SEED else ""
+    trained = ", trained on the numbers played here" if model.on_pysol_numbers else ""
     return f"castle explain's rating model{trained} (held-out error ±{model.rmse:.0f} points, root mean square)"
 
 
@@ -301,7 +301,6 @@ def predicted_against_played(folder: str | Path, game: str) -> dict | None:
     ones it held out. None where the game has no rating model or no such played number."""
     from scipy.stats import spearmanr
 
-    from sim.core.deals import PYSOL_SEED
     from sim.explain.rating import rating_for
 
     model = rating_for(game)
@@ -309,7 +308,7 @@ def predicted_against_played(folder: str | Path, game: str) -> dict | None:
         return None
     c = build(folder, game, None, predict=False)
     played = c.deals[c.deals.basis == "played"].reset_index(drop=True)
-    if model.training.get("seed") == PYSOL_SEED:
+    if model.on_pysol_numbers:
         unseen = np.zeros(len(played), bool)
         for lo, hi in model.holdout.get("deal_ranges") or []:
             unseen |= played.deal.between(lo, hi).to_numpy()

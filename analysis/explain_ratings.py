@@ -114,7 +114,7 @@ def build_ratings(data: str | Path = "data/published", out: Path | None = None, 
 def table_row(model: RM.RatingModel) -> dict:
     """A rating model's line of the quality table (points; Spearman's correlation)."""
     h, t = model.holdout, model.training
-    return {"game": model.game, "deals of": "the study's" if t.get("seed", SEED) >= 0 else "PySol's numbers",
+    return {"game": model.game, "deals of": "PySol's numbers" if model.on_pysol_numbers else "the study's",
             "train deals": t.get("deals_count"), "censored left out": t.get("censored", 0) + h.get("censored", 0),
             "held-out deals": h.get("deals"), "RMSE": h.get("rmse"), "constant's RMSE": h.get("rmse_mean"),
             "Spearman": h.get("spearman"), "ratings' own error": h.get("target_se"), "layout alone RMSE": (h.get("layout") or {}).get("rmse"),

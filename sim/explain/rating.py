@@ -54,6 +54,12 @@ class RatingModel:
         self.source: Path | None = None
 
     @property
+    def on_pysol_numbers(self) -> bool:
+        """Trained on PySol's numbers, on its game's own scale (a game the study's ladder did not play), not on the
+        study's deals."""
+        return self.training.get("seed", 0) < 0
+
+    @property
     def rmse(self) -> float:
         """The error on held-out deals (root mean square, points): what a prediction is shown with (±)."""
         return float(self.holdout["rmse"])
@@ -183,8 +189,8 @@ def rated(model: RatingModel | None, explanations) -> list[dict]:
 def note(model: RatingModel) -> str:
     """What a predicted rating is, said once under the deals."""
     s, h = model.scale, model.holdout
-    on = ("the study's scale" if model.training.get("seed", 0) >= 0 else
-          "a scale of this game's own, from its ladder's games on PySol's game numbers")
+    on = ("a scale of this game's own, from its ladder's games on PySol's game numbers" if model.on_pysol_numbers
+          else "the study's scale")
     return (f"rating: the deal's predicted rating if winnable, on {on} ({s['reference']} is {s['centre']:,.0f}; "
             f"400 points are odds of 10:1); ± is the model's root-mean-square error on {h.get('deals', 0):,} deals it "
             f"never trained on (a constant: ±{h.get('rmse_mean', float('nan')):,.0f})")
